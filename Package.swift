@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "notti-media",
+    products: [
+        .library(name: "NottiMedia", targets: ["NottiMedia"]),
+        .executable(name: "notti-media", targets: ["notti-media"]),
+    ],
+    targets: [
+        // libcurl, the transfer engine the download path runs on.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // Typed wrappers for libcurl's variadic calls, which Swift cannot make.
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // libmagic, the same content sniffing the SDK's type decision relies on.
+        .systemLibrary(
+            name: "CMagic",
+            pkgConfig: "libmagic",
+            providers: [.apt(["libmagic-dev"])]
+        ),
+        // SHA-256 for content-addressed attachment names, hashed while streaming.
+        .target(name: "CSHA256"),
+        .target(
+            name: "NottiMedia",
+            dependencies: ["CCurl", "CCurlShim", "CMagic", "CSHA256"]
+        ),
+        .executableTarget(name: "notti-media", dependencies: ["NottiMedia"]),
+        .testTarget(
+            name: "NottiMediaTests",
+            dependencies: ["NottiMedia", "notti-media"],
+            exclude: ["README.md"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,274 @@
+/// A JSON text that could not be read, with where it went wrong.
+public struct JSONSyntaxError: Error, Sendable, Equatable {
+    public var message: String
+    /// 1-based line and column (in characters) of the offending input.
+    public var line: Int
+    public var column: Int
+}
+
+/// A strict RFC 8259 parser over UTF-8 bytes.
+///
+/// Hand-written rather than Foundation's because a payload is untrusted input:
+/// errors must name a line and column, numbers must keep their literal text,
+/// and nesting is bounded so hostile input cannot exhaust the stack.
+public struct JSONParser {
+    /// Deeper nesting than any real payload, shallow enough to be safe to recurse.
+    public static let maxDepth = 512
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var depth = 0
+
+    /// Parses one JSON value spanning all of `bytes` (surrounding white space allowed).
+    /// - Throws: `JSONSyntaxError` naming the line and column of the first problem.
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipByteOrderMark()
+        parser.skipWhitespace()
+        if parser.index == bytes.count { throw parser.error("empty input: expected a JSON value") }
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        if parser.index != bytes.count { throw parser.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    private mutating func skipByteOrderMark() {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
+        let offset = min(offset ?? index, bytes.count)
+        var line = 1
+        var lineStart = 0
+        for i in 0..<offset where bytes[i] == 0x0A {
+            line += 1
+            lineStart = i + 1
+        }
+        let prefix = String(decoding: bytes[lineStart..<offset], as: UTF8.self)
+        return JSONSyntaxError(message: message, line: line, column: prefix.count + 1)
+    }
+
+    private func describeCurrent() -> String {
+        guard index < bytes.count else { return "end of input" }
+        let byte = bytes[index]
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(UnicodeScalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        guard index < bytes.count else { throw error("unexpected end of input: expected a JSON value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected \(describeCurrent()): expected a JSON value")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let count = literal.utf8CodeUnitCount
+        let text = literal.utf8Start
+        for i in 0..<count {
+            guard index + i < bytes.count, bytes[index + i] == text[i] else {
+                throw error("invalid literal: expected '\(literal)'")
+            }
+        }
+        index += count
+    }
+
+    private mutating func enter() throws(JSONSyntaxError) {
+        depth += 1
+        if depth > Self.maxDepth { throw error("nesting deeper than \(Self.maxDepth) levels") }
+    }
+
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        index += 1
+        var members: [JSONMember] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error("unexpected \(describeCurrent()): expected a string key")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("unexpected \(describeCurrent()): expected ':' after an object key")
+            }
+            index += 1
+            skipWhitespace()
+            members.append(JSONMember(key, try parseValue()))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input: expected ',' or '}'") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; break }
+            throw error("unexpected \(describeCurrent()): expected ',' or '}'")
+        }
+        depth -= 1
+        return .object(members)
+    }
+
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input: expected ',' or ']'") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; break }
+            throw error("unexpected \(describeCurrent()): expected ',' or ']'")
+        }
+        depth -= 1
+        return .array(elements)
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: expected a digit") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) { throw error("invalid number: leading zero") }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("invalid number: expected a digit after '.'")
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("invalid number: expected a digit in the exponent")
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        let start = index
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        func flushRun(_ parser: JSONParser, to end: Int, into scalars: inout String.UnicodeScalarView) throws(JSONSyntaxError) {
+            guard runStart < end else { return }
+            guard let text = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
+                throw parser.error("invalid UTF-8 in a string", at: runStart)
+            }
+            scalars.append(contentsOf: text.unicodeScalars)
+        }
+        while true {
+            guard index < bytes.count else { throw error("unterminated string", at: start) }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                try flushRun(self, to: index, into: &scalars)
+                index += 1
+                return String(scalars)
+            }
+            if byte < 0x20 { throw error("unescaped control character in a string") }
+            if byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
+            try flushRun(self, to: index, into: &scalars)
+            index += 1
+            guard index < bytes.count else { throw error("unterminated string", at: start) }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""): scalars.append("\"")
+            case UInt8(ascii: "\\"): scalars.append("\\")
+            case UInt8(ascii: "/"): scalars.append("/")
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"): scalars.append(try parseUnicodeEscape())
+            default: throw error("invalid escape '\\\(Character(UnicodeScalar(escape)))' in a string", at: index - 2)
+            }
+            runStart = index
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("invalid \\u escape: expected 4 hex digits") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid \\u escape: expected 4 hex digits")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseUnicodeEscape() throws(JSONSyntaxError) -> UnicodeScalar {
+        let escapeStart = index - 2
+        let first = try parseHex4()
+        if (0xD800...0xDBFF).contains(first) {
+            guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else { throw error("invalid \\u escape: lone high surrogate", at: escapeStart) }
+            index += 2
+            let second = try parseHex4()
+            guard (0xDC00...0xDFFF).contains(second) else {
+                throw error("invalid \\u escape: lone high surrogate", at: escapeStart)
+            }
+            let combined = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+            return UnicodeScalar(combined)!
+        }
+        guard let scalar = UnicodeScalar(first) else {
+            throw error("invalid \\u escape: lone low surrogate", at: escapeStart)
+        }
+        return scalar
+    }
+}

@@ -1,0 +1,73 @@
+/// Serializes `JSONValue`s deterministically: members in their stored order,
+/// numbers as their literal text, only the escapes JSON requires.
+public enum JSONWriter {
+    public enum Style: Sendable {
+        /// One line, no spaces: for JSON Lines.
+        case compact
+        /// Two-space indentation, `"key": value`: for people.
+        case pretty
+    }
+
+    public static func string(_ value: JSONValue, style: Style = .compact) -> String {
+        var output = ""
+        write(value, style: style, indent: 0, into: &output)
+        return output
+    }
+
+    private static func write(_ value: JSONValue, style: Style, indent: Int, into output: inout String) {
+        switch value {
+        case .null: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .number(let text): output += text
+        case .string(let text): writeString(text, into: &output)
+        case .array(let elements):
+            guard !elements.isEmpty else { output += "[]"; return }
+            output += "["
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output += "," }
+                newline(style, indent + 1, into: &output)
+                write(element, style: style, indent: indent + 1, into: &output)
+            }
+            newline(style, indent, into: &output)
+            output += "]"
+        case .object(let members):
+            guard !members.isEmpty else { output += "{}"; return }
+            output += "{"
+            for (position, member) in members.enumerated() {
+                if position > 0 { output += "," }
+                newline(style, indent + 1, into: &output)
+                writeString(member.key, into: &output)
+                output += style == .pretty ? ": " : ":"
+                write(member.value, style: style, indent: indent + 1, into: &output)
+            }
+            newline(style, indent, into: &output)
+            output += "}"
+        }
+    }
+
+    private static func newline(_ style: Style, _ indent: Int, into output: inout String) {
+        guard style == .pretty else { return }
+        output += "\n"
+        output += String(repeating: "  ", count: indent)
+    }
+
+    private static func writeString(_ text: String, into output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{08}": output += "\\b"
+            case "\u{0C}": output += "\\f"
+            case "\u{00}"..."\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}":
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}

@@ -1,0 +1,47 @@
+/// The limits and trust settings a download runs under.
+///
+/// `MediaPolicy.sdk` is what the Notti SDK uses on a device; tests and users
+/// may narrow or widen it, and every report says which limits applied.
+public struct MediaPolicy: Sendable, Equatable {
+    /// The SDK's size cap: 10 MiB, inclusive.
+    public static let sdkMaxBytes = 10_485_760
+    /// The SDK's deadline for the whole transfer, in seconds.
+    public static let sdkTimeoutSeconds = 20.0
+    /// How many redirects the SDK follows; one more is `too_many_redirects`.
+    public static let sdkMaxRedirects = 5
+
+    public static let sdk = MediaPolicy()
+
+    /// Largest accepted body, in decoded bytes.
+    public var maxBytes: Int
+    /// Deadline for everything: lookup, connect, TLS, redirects and body.
+    public var timeoutSeconds: Double
+    public var maxRedirects: Int
+    /// Extra trusted CA certificates (PEM), in addition to the system store.
+    public var extraCAFile: String?
+    /// libcurl `CURLOPT_CONNECT_TO` entries (`HOST:PORT:CONNECT-HOST:CONNECT-PORT`),
+    /// so bundled samples can name a stable host while a local server answers.
+    public var connectTo: [String]
+
+    public init(
+        maxBytes: Int = MediaPolicy.sdkMaxBytes,
+        timeoutSeconds: Double = MediaPolicy.sdkTimeoutSeconds,
+        maxRedirects: Int = MediaPolicy.sdkMaxRedirects,
+        extraCAFile: String? = nil,
+        connectTo: [String] = []
+    ) {
+        self.maxBytes = maxBytes
+        self.timeoutSeconds = timeoutSeconds
+        self.maxRedirects = maxRedirects
+        self.extraCAFile = extraCAFile
+        self.connectTo = connectTo
+    }
+
+    /// The `limits` object of a report.
+    public var limitsJSON: JSONValue {
+        .object([
+            JSONMember("maxBytes", .int(maxBytes)),
+            JSONMember("timeoutSeconds", .double(timeoutSeconds)),
+        ])
+    }
+}

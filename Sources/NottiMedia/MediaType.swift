@@ -1,0 +1,90 @@
+/// The five attachment types the Notti SDK knows (SPEC section 4).
+public enum MediaType: String, Sendable, CaseIterable {
+    case jpg, png, gif, mp4, mp3
+
+    /// Apple's per-kind attachment limits, in decimal megabytes as Apple states them.
+    public enum Kind: String, Sendable {
+        case image, video, audio
+
+        public var iOSLimitBytes: Int {
+            switch self {
+            case .audio: 5_000_000
+            case .image: 10_000_000
+            case .video: 50_000_000
+            }
+        }
+    }
+
+    /// The Uniform Type Identifier iOS is given for the attachment.
+    public var uti: String {
+        switch self {
+        case .jpg: "public.jpeg"
+        case .png: "public.png"
+        case .gif: "com.compuserve.gif"
+        case .mp4: "public.mpeg-4"
+        case .mp3: "public.mp3"
+        }
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .jpg, .png, .gif: .image
+        case .mp4: .video
+        case .mp3: .audio
+        }
+    }
+
+    /// The type for a MIME type libmagic sniffed, or nil when the SDK has none
+    /// (and falls back to jpg).
+    public init?(sniffedMime mime: String) {
+        switch mime {
+        case "image/jpeg": self = .jpg
+        case "image/png": self = .png
+        case "image/gif": self = .gif
+        case "video/mp4", "video/x-m4v": self = .mp4
+        case "audio/mpeg": self = .mp3
+        default: return nil
+        }
+    }
+
+    /// The type the SDK reads from a Content-Type header: parameters dropped,
+    /// case folded, with the aliases servers commonly send.
+    public init?(declaredContentType contentType: String) {
+        switch Self.essence(ofContentType: contentType) {
+        case "image/jpeg", "image/jpg", "image/pjpeg": self = .jpg
+        case "image/png": self = .png
+        case "image/gif": self = .gif
+        case "video/mp4": self = .mp4
+        case "audio/mpeg", "audio/mp3": self = .mp3
+        default: return nil
+        }
+    }
+
+    /// The type the SDK reads from a URL path's extension (already case folded).
+    public init?(urlExtension: String) {
+        switch urlExtension {
+        case "jpg", "jpeg": self = .jpg
+        case "png": self = .png
+        case "gif": self = .gif
+        case "mp4": self = .mp4
+        case "mp3": self = .mp3
+        default: return nil
+        }
+    }
+
+    /// `Image/PNG; charset=x` → `image/png`.
+    public static func essence(ofContentType contentType: String) -> String {
+        let bare = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return bare.trimmingWhitespace().lowercased()
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+internal import CCurl
+
+/// A media URL that passed the SDK's checks: a string, absolute, with a host, https.
+public struct MediaURL: Sendable, Equatable {
+    /// The URL exactly as the payload gave it.
+    public let string: String
+    public let host: String
+    /// The path's extension, case folded, query and fragment ignored; nil when there is none.
+    public let pathExtension: String?
+
+    /// What the SDK concludes from a payload's `notti_image_url` value.
+    public enum Verdict: Sendable, Equatable {
+        /// No `notti_image_url`: the push goes out unchanged (`no_media`).
+        case absent
+        /// `invalid_url`, with why.
+        case invalid(String)
+        /// `not_https`, with the scheme found.
+        case notHTTPS(scheme: String)
+        case valid(MediaURL)
+    }
+
+    /// Applies SPEC section 2 to the raw value: shape first, then scheme.
+    public static func check(_ value: JSONValue?) -> Verdict {
+        guard let value else { return .absent }
+        guard case .string(let text) = value else {
+            return .invalid("notti_image_url must be a string, not \(value.kindName)")
+        }
+        if text.isEmpty { return .invalid("notti_image_url is empty") }
+        if let bad = text.unicodeScalars.first(where: isForbidden) {
+            let what = bad.properties.isWhitespace ? "white space" : "a control character"
+            return .invalid("the URL contains \(what) (U+\(hex4(bad.value)))")
+        }
+        guard let schemeEnd = text.range(of: "://"),
+              isScheme(text[..<schemeEnd.lowerBound])
+        else { return .invalid("not an absolute URL with a host: \(quoted(text))") }
+        let scheme = text[..<schemeEnd.lowerBound].lowercased()
+        let parsed: (host: String, path: String)
+        switch parse(text) {
+        case .failure(let failure): return .invalid("\(failure.message): \(quoted(text))")
+        case .success(let parts): parsed = parts
+        }
+        guard scheme == "https" else { return .notHTTPS(scheme: scheme) }
+        return .valid(MediaURL(string: text, host: parsed.host, pathExtension: pathExtension(of: parsed.path)))
+    }
+
+    private static func isForbidden(_ scalar: UnicodeScalar) -> Bool {
+        scalar.properties.isWhitespace || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            || scalar.properties.generalCategory == .format
+    }
+
+    private static func isScheme(_ text: Substring) -> Bool {
+        guard let first = text.unicodeScalars.first, first.isASCIILetter else { return false }
+        return text.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
+    }
+
+    /// Parses with libcurl's own URL parser, so what passes here is what libcurl will fetch.
+    private static func parse(_ text: String) -> Result<(host: String, path: String), URLParseFailure> {
+        guard let handle = curl_url() else { return .failure(URLParseFailure("out of memory")) }
+        defer { curl_url_cleanup(handle) }
+        let status = curl_url_set(handle, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
+        guard status == CURLUE_OK else {
+            return .failure(URLParseFailure(String(cString: curl_url_strerror(status))))
+        }
+        guard let host = part(handle, CURLUPART_HOST), !host.isEmpty else {
+            return .failure(URLParseFailure("the URL has no host"))
+        }
+        return .success((host, part(handle, CURLUPART_PATH) ?? "/"))
+    }
+
+    private static func part(_ handle: OpaquePointer, _ which: CURLUPart) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(handle, which, &value, 0) == CURLUE_OK, let value else { return nil }
+        defer { curl_free(value) }
+        return String(cString: value)
+    }
+
+    /// `/a/Photo.JPEG` → `jpeg`; `/a/file` and `/a/.hidden` → nil.
+    static func pathExtension(of path: String) -> String? {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let ext = name[name.index(after: dot)...]
+        return ext.isEmpty ? nil : ext.lowercased()
+    }
+}
+
+struct URLParseFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+func quoted(_ text: String, limit: Int = 120) -> String {
+    let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
+    return "'" + shown + "'"
+}
+
+func hex4(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}
+
+extension UnicodeScalar {
+    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}

@@ -1,0 +1,69 @@
+/// A payload that could not be read as a JSON object.
+public struct PayloadError: Error, Sendable, Equatable {
+    public var message: String
+    /// Where in the payload text, when the problem is a syntax error.
+    public var line: Int?
+    public var column: Int?
+
+    /// `3:7: expected ',' or '}'` or just the message when there is no position.
+    public var description: String {
+        if let line, let column { return "\(line):\(column): \(message)" }
+        return message
+    }
+}
+
+/// One APNs payload: a JSON object with `aps` and custom keys.
+public struct Payload: Sendable, Equatable {
+    /// The key the Notti SDK reads the media URL from; never part of the app-visible data.
+    public static let mediaURLKey = "notti_image_url"
+    /// Larger than any push could be (APNs caps payloads at 4 KiB), small enough
+    /// that a hostile file cannot exhaust memory.
+    public static let maxReadBytes = 1 << 20
+
+    /// The whole payload, members in their original order.
+    public let root: JSONValue
+    /// Its size as given, in bytes.
+    public let byteCount: Int
+
+    /// Reads a payload from its JSON text.
+    /// - Throws: `PayloadError` when the text is not JSON or not a JSON object.
+    public init(json bytes: [UInt8]) throws(PayloadError) {
+        guard bytes.count <= Self.maxReadBytes else {
+            throw PayloadError(message: "larger than \(Self.maxReadBytes) bytes: not a push payload")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw PayloadError(message: error.message, line: error.line, column: error.column)
+        }
+        guard case .object = value else {
+            throw PayloadError(message: "a payload must be a JSON object, not \(value.kindName)")
+        }
+        self.root = value
+        self.byteCount = bytes.count
+    }
+
+    /// The `aps` dictionary, when it is one.
+    public var aps: JSONValue? {
+        guard let aps = root["aps"], case .object = aps else { return nil }
+        return aps
+    }
+
+    /// The raw `notti_image_url` value, whatever its JSON type.
+    public var mediaURLValue: JSONValue? { root[Self.mediaURLKey] }
+}
+
+extension JSONValue {
+    /// "an array", "a string", ... for messages.
+    var kindName: String {
+        switch self {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
+}

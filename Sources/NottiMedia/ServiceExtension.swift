@@ -1,0 +1,125 @@
+import Foundation
+import Synchronization
+
+/// The Notification Service Extension's media path, headless: read the URL,
+/// check it, download it under the policy, sniff it, decide its type, and hand
+/// back the content with the attachment, or unchanged when anything fails.
+///
+/// One instance owns one libcurl handle and one libmagic handle: use it from
+/// one thread at a time (one per worker).
+public final class ServiceExtension {
+    public let policy: MediaPolicy
+    /// Absolute path of the folder attachments are stored in, by content hash.
+    public let outputDirectory: String
+    private let fetcher: MediaFetcher
+    private let sniffer: Sniffer
+
+    /// Partial downloads get unique names across threads of one process.
+    private static let partialCounter = Atomic<Int>(0)
+
+    /// - Parameters:
+    ///   - policy: the limits and trust settings; `.sdk` is the device's.
+    ///   - outputDirectory: where attachments go; created when missing.
+    /// - Throws: `ServiceExtensionError` when the folder or libmagic is unusable.
+    public init(policy: MediaPolicy = .sdk, outputDirectory: String) throws(ServiceExtensionError) {
+        let absolute = URL(fileURLWithPath: outputDirectory).standardizedFileURL.path
+        do {
+            try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
+        } catch {
+            throw ServiceExtensionError(message: "cannot create the output folder \(absolute): \(error.localizedDescription)")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ServiceExtensionError(message: "the output path \(absolute) is not a folder")
+        }
+        guard access(absolute, W_OK) == 0 else {
+            throw ServiceExtensionError(message: "the output folder \(absolute) is not writable")
+        }
+        do {
+            self.sniffer = try Sniffer()
+        } catch {
+            throw ServiceExtensionError(message: error.message)
+        }
+        self.policy = policy
+        self.outputDirectory = absolute
+        self.fetcher = MediaFetcher(policy: policy)
+    }
+
+    /// Runs the extension's path for one payload.
+    /// - Returns: the report, or nil when `cancellation` stopped it (nothing is left on disk).
+    public func handle(_ payload: Payload, source: String, cancellation: Cancellation? = nil) -> Report? {
+        var report = Report(
+            source: source, outcome: .unchanged, reason: nil, media: nil, diagnostics: [],
+            content: NotificationContent.json(for: payload, attachment: nil))
+        func deliverUnchanged(_ reason: Reason, _ message: String) -> Report {
+            report.reason = reason
+            if reason.isFailure { report.diagnostics.insert(.error(reason, message), at: 0) }
+            return report
+        }
+
+        if case .string(let text)? = payload.mediaURLValue {
+            report.media = MediaFacts(url: text, policy: policy)
+        }
+        let url: MediaURL
+        switch MediaURL.check(payload.mediaURLValue) {
+        case .absent: return deliverUnchanged(.noMedia, "the payload has no \(Payload.mediaURLKey)")
+        case .invalid(let why): return deliverUnchanged(.invalidURL, why)
+        case .notHTTPS(let scheme):
+            return deliverUnchanged(.notHTTPS, "the URL scheme is \(scheme): the SDK only downloads https")
+        case .valid(let valid): url = valid
+        }
+        report.media?.urlExtension = url.pathExtension
+
+        let download = fetcher.fetch(url, to: newPartialPath(), cancellation: cancellation)
+        report.media?.finalURL = download.finalURL
+        report.media?.redirects = download.redirects
+        report.media?.httpStatus = download.httpStatus
+        report.media?.declaredMime = download.declaredMime
+        report.media?.elapsedMilliseconds = download.elapsedMilliseconds
+        let file: DownloadedFile
+        switch download.outcome {
+        case .interrupted: return nil
+        case .failed(let reason, let message): return deliverUnchanged(reason, message)
+        case .file(let downloaded): file = downloaded
+        }
+        if cancellation?.isCancelled == true {
+            unlink(file.path)
+            return nil
+        }
+
+        let sniffedMime: String
+        do {
+            sniffedMime = try sniffer.mimeType(ofFileAt: file.path, size: file.bytes)
+        } catch {
+            unlink(file.path)
+            return deliverUnchanged(.writeError, "cannot read the downloaded file: \(error.message)")
+        }
+        let decision = TypeDecision(
+            sniffedMime: sniffedMime, declaredMime: download.declaredMime, urlExtension: url.pathExtension)
+        let storedPath = "\(outputDirectory)/\(file.sha256).\(decision.type.rawValue)"
+        guard rename(file.path, storedPath) == 0 else {
+            let why = String(cString: strerror(errno))
+            unlink(file.path)
+            return deliverUnchanged(.writeError, "cannot store the attachment at \(storedPath): \(why)")
+        }
+        report.media?.decision = decision
+        report.media?.bytes = file.bytes
+        report.media?.sha256 = file.sha256
+        report.outcome = .attached
+        report.diagnostics.append(contentsOf: decision.diagnostics)
+        let attachment = Attachment(
+            fileURL: URL(fileURLWithPath: storedPath).absoluteString, type: decision.type,
+            mimeType: sniffedMime, size: file.bytes, sha256: file.sha256)
+        report.content = NotificationContent.json(for: payload, attachment: attachment)
+        return report
+    }
+
+    private func newPartialPath() -> String {
+        let sequence = Self.partialCounter.add(1, ordering: .relaxed).newValue
+        return "\(outputDirectory)/.notti-media-\(getpid())-\(sequence).part"
+    }
+}
+
+public struct ServiceExtensionError: Error, Sendable {
+    public var message: String
+}

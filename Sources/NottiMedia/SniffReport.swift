@@ -1,0 +1,57 @@
+/// The type decision for one local file, without a download (`notti-media sniff`).
+public struct SniffReport: Sendable {
+    public var path: String
+    public var sniffedMime: String
+    public var type: MediaType
+    public var fallback: Bool
+    public var bytes: Int
+    /// Within Apple's attachment limit for the type's kind (audio 5 MB, image 10 MB, video 50 MB).
+    public var withinIOSLimit: Bool
+    public var diagnostics: [Diagnostic]
+
+    /// Sniffs the file at `path` (`bytes` long) and judges it against the SDK's size cap.
+    /// - Throws: `SnifferError` when libmagic cannot read the file.
+    public init(path: String, bytes: Int, sniffer: Sniffer, maxBytes: Int = MediaPolicy.sdkMaxBytes) throws(SnifferError) {
+        let mime = try sniffer.mimeType(ofFileAt: path, size: bytes)
+        let sniffed = MediaType(sniffedMime: mime)
+        self.path = path
+        self.sniffedMime = mime
+        self.type = sniffed ?? .jpg
+        self.fallback = sniffed == nil
+        self.bytes = bytes
+        let limit = type.kind.iOSLimitBytes
+        self.withinIOSLimit = bytes <= limit
+        var found: [Diagnostic] = []
+        if bytes == 0 {
+            found.append(.error(.emptyMedia, "the file is empty"))
+        } else if bytes > maxBytes {
+            found.append(.error(.tooLarge, "\(bytes) bytes is over the SDK's \(maxBytes)-byte limit: the push would go out without media"))
+        }
+        if fallback {
+            found.append(Diagnostic(
+                .warning, "unsupported_type",
+                "the file is \(mime), which the SDK does not support: it would be attached as jpg and may not render"))
+        }
+        if !withinIOSLimit {
+            found.append(Diagnostic(
+                .warning, "exceeds_ios_limit",
+                "\(bytes) bytes is over iOS's \(limit)-byte limit for \(type.kind.rawValue) attachments: iOS would refuse it"))
+        }
+        self.diagnostics = found
+    }
+
+    public var passed: Bool { !diagnostics.contains { $0.severity == .error } }
+
+    public var json: JSONValue {
+        .object([
+            JSONMember("path", .string(path)),
+            JSONMember("sniffedMime", .string(sniffedMime)),
+            JSONMember("type", .string(type.rawValue)),
+            JSONMember("uti", .string(type.uti)),
+            JSONMember("fallback", .bool(fallback)),
+            JSONMember("bytes", .int(bytes)),
+            JSONMember("withinIOSLimit", .bool(withinIOSLimit)),
+            JSONMember("diagnostics", .array(diagnostics.map(\.json))),
+        ])
+    }
+}

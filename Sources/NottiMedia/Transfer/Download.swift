@@ -1,0 +1,28 @@
+/// What one download under a `MediaPolicy` came to: facts about the transfer,
+/// then the file or the reason there is none.
+struct Download {
+    enum Outcome {
+        /// A complete body within the limits, in a partial file the caller now owns.
+        case file(DownloadedFile)
+        /// The push goes out unchanged, for `reason`; `message` is the human detail.
+        case failed(Reason, String)
+        /// Stopped by SIGINT or SIGTERM; no file is left.
+        case interrupted
+    }
+
+    /// The URL of the last request made (after any redirects).
+    var finalURL: String
+    var redirects: Int
+    /// The last response's status; nil when no response arrived.
+    var httpStatus: Int?
+    /// The final response's Content-Type, parameters dropped and case folded.
+    var declaredMime: String?
+    var elapsedMilliseconds: Int
+    var outcome: Outcome
+}
+
+struct DownloadedFile {
+    var path: String
+    var bytes: Int
+    var sha256: String
+}

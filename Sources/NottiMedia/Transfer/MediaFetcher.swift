@@ -1,0 +1,149 @@
+import Glibc
+internal import CCurl
+
+/// Downloads media under a `MediaPolicy`, the way the extension does: https
+/// only at every hop, the size cap on decoded bytes, one deadline for all.
+///
+/// One fetcher owns one libcurl handle and is used by one thread at a time;
+/// reusing it keeps connections to a host alive across fetches.
+final class MediaFetcher {
+    /// The redirect statuses URLSession follows.
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// The Accept-Encoding iOS sends; the size cap counts the decoded bytes.
+    static let iOSAcceptEncoding = "gzip, deflate, br"
+    static let systemCADirectory = "/etc/ssl/certs"
+
+    let policy: MediaPolicy
+    private let easy = CurlEasy()
+
+    init(policy: MediaPolicy) {
+        self.policy = policy
+        easy.setNoSignal()
+        easy.restrictProtocols(to: "https")
+        easy.setFollowRedirects(false)
+        easy.requireTLS12OrNewer()
+        easy.setMaxFileSize(policy.maxBytes)
+        easy.setAcceptEncoding(Self.iOSAcceptEncoding)
+        easy.setUserAgent("notti-media/\(NottiMediaVersion.string) (Notification Service Extension)")
+        if let file = policy.extraCAFile {
+            easy.addTrustedCAs(file: file, systemDirectory: Self.systemCADirectory)
+        }
+        easy.setConnectTo(policy.connectTo)
+    }
+
+    /// Downloads `url` into a new file at `partialPath`.
+    ///
+    /// On any outcome but `.file` the partial file is removed before returning.
+    func fetch(_ url: MediaURL, to partialPath: String, cancellation: Cancellation?) -> Download {
+        let start = ContinuousClock.now
+        let deadline = start + .milliseconds(Int((policy.timeoutSeconds * 1000).rounded(.up)))
+        var download = Download(
+            finalURL: url.string, redirects: 0, httpStatus: nil, declaredMime: nil,
+            elapsedMilliseconds: 0, outcome: .interrupted)
+        let fileDescriptor = open(partialPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fileDescriptor < 0 {
+            download.outcome = .failed(.writeError, "cannot create \(partialPath): \(String(cString: strerror(errno)))")
+        } else {
+            let sink = TransferSink(
+                easy: easy, fileDescriptor: fileDescriptor, maxBytes: policy.maxBytes,
+                deadline: deadline, cancellation: cancellation)
+            let outcome = withExtendedLifetime(sink) {
+                sink.install(on: easy)
+                return transfer(&download, sink: sink, deadline: deadline, partialPath: partialPath)
+            }
+            download.outcome = outcome
+            close(fileDescriptor)
+            if case .file = outcome {} else { unlink(partialPath) }
+        }
+        download.elapsedMilliseconds = Self.milliseconds(since: start)
+        return download
+    }
+
+    private func transfer(
+        _ download: inout Download, sink: TransferSink, deadline: ContinuousClock.Instant, partialPath: String
+    ) -> Download.Outcome {
+        while true {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return timeoutFailure() }
+            easy.setURL(download.finalURL)
+            easy.setTimeout(milliseconds: Self.milliseconds(remaining))
+            sink.beginResponse()
+            let code = easy.perform()
+            let status = easy.responseCode
+            download.httpStatus = status > 0 ? status : nil
+            download.declaredMime = easy.contentType.map(MediaType.essence(ofContentType:))
+
+            switch sink.stop {
+            case .tooLarge: return tooLargeFailure(announced: nil)
+            case .writeFailed(let error):
+                return .failed(.writeError, "cannot write the attachment: \(String(cString: strerror(error)))")
+            case .deadline: return timeoutFailure()
+            case .cancelled: return .interrupted
+            case .status, nil: break
+            }
+            if code != CURLE_OK && code != CURLE_WRITE_ERROR {
+                if code == CURLE_FILESIZE_EXCEEDED && (200..<300).contains(status) {
+                    return tooLargeFailure(announced: easy.announcedLength)
+                }
+                if code != CURLE_FILESIZE_EXCEEDED || status == 0 {
+                    return Self.failure(for: code, detail: easy.errorDetail(for: code), policy: policy)
+                }
+            }
+            if Self.redirectStatuses.contains(status), let next = easy.redirectURL {
+                guard download.redirects < policy.maxRedirects else {
+                    return .failed(.tooManyRedirects, "more than \(policy.maxRedirects) redirects (stopped at \(quoted(next)))")
+                }
+                let scheme = next.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+                guard scheme == "https" else {
+                    return .failed(.insecureRedirect, "redirect \(download.redirects + 1) leads to \(quoted(next)): only https is allowed")
+                }
+                download.redirects += 1
+                download.finalURL = next
+                continue
+            }
+            guard (200..<300).contains(status) else {
+                return .failed(.httpError, "the server answered HTTP \(status)")
+            }
+            guard sink.bytes > 0 else {
+                return .failed(.emptyMedia, "the server answered HTTP \(status) with an empty body")
+            }
+            return .file(DownloadedFile(path: partialPath, bytes: sink.bytes, sha256: sink.finalizeHash()))
+        }
+    }
+
+    private func timeoutFailure() -> Download.Outcome {
+        .failed(.timeout, "the download did not finish within \(NumberText.seconds(policy.timeoutSeconds)) s: the push is delivered without media")
+    }
+
+    private func tooLargeFailure(announced: Int?) -> Download.Outcome {
+        if let announced {
+            return .failed(.tooLarge, "the server announced \(announced) bytes, over the \(policy.maxBytes)-byte limit")
+        }
+        return .failed(.tooLarge, "the media is larger than \(policy.maxBytes) bytes: stopped at the limit")
+    }
+
+    /// Maps a libcurl failure to its reason code.
+    static func failure(for code: CURLcode, detail: String, policy: MediaPolicy) -> Download.Outcome {
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            return .failed(.timeout, "the download did not finish within \(NumberText.seconds(policy.timeoutSeconds)) s: the push is delivered without media")
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+            CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
+            CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_NOTFOUND,
+            CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_USE_SSL_FAILED,
+            CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_CLIENTCERT:
+            return .failed(.tlsError, detail)
+        default:
+            return .failed(.networkError, detail)
+        }
+    }
+
+    static func milliseconds(since start: ContinuousClock.Instant) -> Int {
+        milliseconds(ContinuousClock.now - start)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,107 @@
+import Glibc
+internal import CCurl
+internal import CCurlShim
+
+/// The state libcurl's callbacks work on during one download: the open file,
+/// the byte count and hash, and why the transfer was stopped, if it was.
+///
+/// The callbacks must stay cheap: libcurl checks its own deadline between them,
+/// so a slow write callback would let a 20 s timeout fire late.
+final class TransferSink {
+    enum Stop: Equatable {
+        /// More than `maxBytes` decoded bytes arrived.
+        case tooLarge
+        /// The response is not 2xx, so its body is not media; status checked on its first byte.
+        case status(Int)
+        /// Writing the file failed with this errno.
+        case writeFailed(Int32)
+        case deadline
+        case cancelled
+    }
+
+    private let easy: UnsafeMutableRawPointer
+    private let fileDescriptor: Int32
+    private let maxBytes: Int
+    private let deadline: ContinuousClock.Instant
+    private let cancellation: Cancellation?
+
+    private(set) var bytes = 0
+    private(set) var stop: Stop?
+    private var hasher = SHA256()
+    private var statusChecked = false
+
+    init(easy: CurlEasy, fileDescriptor: Int32, maxBytes: Int, deadline: ContinuousClock.Instant, cancellation: Cancellation?) {
+        self.easy = easy.handle
+        self.fileDescriptor = fileDescriptor
+        self.maxBytes = maxBytes
+        self.deadline = deadline
+        self.cancellation = cancellation
+    }
+
+    /// Resets the per-response state before each request (each redirect hop).
+    func beginResponse() {
+        statusChecked = false
+        if case .status = stop { stop = nil }
+    }
+
+    func finalizeHash() -> String { hasher.finalizeHex() }
+
+    /// The write callback's work: returns `count` to go on, 0 to make libcurl abort.
+    func receive(_ data: UnsafeRawPointer, count: Int) -> Int {
+        if !statusChecked {
+            statusChecked = true
+            var code = 0
+            _ = CCurlShim_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &code)
+            if !(200..<300).contains(code) {
+                stop = .status(code)
+                return 0
+            }
+        }
+        guard count <= maxBytes - bytes else {
+            stop = .tooLarge
+            return 0
+        }
+        var written = 0
+        while written < count {
+            let result = write(fileDescriptor, data + written, count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                stop = .writeFailed(errno)
+                return 0
+            }
+            written += result
+        }
+        hasher.update(UnsafeRawBufferPointer(start: data, count: count))
+        bytes += count
+        return count
+    }
+
+    /// The progress callback's work: false makes libcurl abort the transfer.
+    func shouldContinue() -> Bool {
+        if cancellation?.isCancelled == true {
+            stop = .cancelled
+            return false
+        }
+        if ContinuousClock.now >= deadline {
+            stop = .deadline
+            return false
+        }
+        return true
+    }
+
+    /// Registers the two callbacks on `easy`, with `self` as their context.
+    /// The caller keeps `self` alive for as long as `easy` may call them.
+    func install(on easy: CurlEasy) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        easy.setWriteCallback({ data, size, count, context in
+            guard let data, let context else { return 0 }
+            let sink = Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue()
+            return sink.receive(UnsafeRawPointer(data), count: size * count)
+        }, context: context)
+        easy.setProgressCallback({ context, _, _, _, _ in
+            guard let context else { return 1 }
+            let sink = Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue()
+            return sink.shouldContinue() ? 0 : 1
+        }, context: context)
+    }
+}

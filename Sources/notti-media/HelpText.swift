@@ -1,0 +1,67 @@
+import NottiMedia
+
+/// `--help`: kept next to the parser's option table so both stay true together.
+enum HelpText {
+    static func text(for command: Command?) -> String {
+        switch command {
+        case nil: overview
+        case .process?: process
+        case .sniff?: sniff
+        }
+    }
+
+    static let overview = """
+        notti-media \(NottiMediaVersion.string): what the Notti Notification Service Extension does
+        with a push's media, on Linux, without a device.
+
+        Usage:
+          notti-media process PAYLOAD|- [options]   one payload: the delivered content as JSON
+          notti-media sniff FILE... [options]       the type decision for local files, no network
+          notti-media --help | COMMAND --help
+          notti-media --version
+
+        The SDK's path: notti_image_url, https only, at most 10485760 bytes within 20 s,
+        libmagic sniffing against jpg/png/gif/mp4/mp3 (anything else attached as jpg).
+
+        Exit status: 0 delivered / all passed, 1 a file failed (sniff),
+        2 bad usage or an unreadable or invalid payload, 130 SIGINT, 143 SIGTERM.
+        """
+
+    static let process = """
+        Usage: notti-media process PAYLOAD|- [options]
+
+        Runs one APNs payload (a .json or .apns file, or - for standard input) through the
+        extension's path and prints the content handed to iOS, shaped like
+        UNNotificationContent, on stdout; findings go to stderr. Exit 0 whenever content is
+        delivered, with media or unchanged; 2 for bad usage or an unreadable or invalid payload.
+
+        Options:
+          --report               print the full report (outcome, reason, media, diagnostics,
+                                 content) instead of the content
+          --out DIR              where attachments are stored, named by SHA-256
+                                 (default: notti-media in the system temp folder)
+          --timeout SECONDS      deadline for the whole transfer (default 20, the SDK's)
+          --max-bytes N          size limit in decoded bytes (default 10485760, the SDK's)
+          --cacert FILE          also trust the CA certificates in FILE (PEM)
+          --connect-to H:P:CH:CP connect to CH:CP whenever H:P is asked for (repeatable)
+          --quiet                print no findings on stderr
+          -h, --help             this help
+        """
+
+    static let sniff = """
+        Usage: notti-media sniff FILE... [options]
+
+        The type decision for local files, with no network: the MIME type libmagic finds,
+        the attachment type (jpg when none of the five fits), its size, and whether
+        iOS's per-type attachment limit (audio 5 MB, image 10 MB, video 50 MB) allows it.
+        Exit 0 when every file passes, 1 when one has an error (with --strict: a warning),
+        2 for bad usage or a file that cannot be read.
+
+        Options:
+          --format text|json     text (default), or one JSON record per file per line
+          --max-bytes N          the SDK's size limit to check against (default 10485760)
+          --strict               fail on warnings too
+          --quiet                print nothing; the exit status tells
+          -h, --help             this help
+        """
+}

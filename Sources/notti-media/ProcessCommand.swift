@@ -1,0 +1,50 @@
+import Glibc
+import NottiMedia
+
+/// `notti-media process PAYLOAD|-`: one payload through the extension's path;
+/// the delivered content (or `--report`) on stdout, findings on stderr.
+struct ProcessCommand {
+    let options: Options
+
+    func run() -> Int32 {
+        let path = options.operands[0]
+        let source = path
+        let bytes: [UInt8]
+        do {
+            bytes = try PayloadInput.read(path)
+        } catch {
+            Console.fail(error.message)
+            return ExitCode.usage
+        }
+        let payload: Payload
+        do {
+            payload = try Payload(json: bytes)
+        } catch {
+            let position = error.line.map { ":\($0):\(error.column ?? 1)" } ?? ""
+            Console.fail("\(source)\(position): invalid_payload: \(error.message)")
+            if options.report {
+                Console.out(JSONWriter.string(Report.invalidPayload(source: source, error: error).json, style: .pretty))
+            }
+            return ExitCode.usage
+        }
+        let serviceExtension: ServiceExtension
+        do {
+            serviceExtension = try ServiceExtension(
+                policy: Tool.policy(from: options), outputDirectory: Tool.outputDirectory(from: options))
+        } catch {
+            Console.fail(error.message)
+            return ExitCode.usage
+        }
+        guard let report = serviceExtension.handle(payload, source: source, cancellation: Signals.cancellation) else {
+            return ExitCode.interrupted(by: Signals.receivedSignal ?? SIGINT)
+        }
+        if !options.quiet {
+            for diagnostic in report.diagnostics {
+                Console.err("\(source): \(diagnostic.severity.rawValue): \(diagnostic.code): \(diagnostic.message)")
+            }
+        }
+        Console.out(JSONWriter.string(options.report ? report.json : report.content ?? .null, style: .pretty))
+        if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
+        return ExitCode.success
+    }
+}

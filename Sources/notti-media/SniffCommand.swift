@@ -1,0 +1,64 @@
+import Foundation
+import NottiMedia
+
+/// `notti-media sniff FILE...`: the type decision for local files, no network.
+struct SniffCommand {
+    let options: Options
+
+    func run() -> Int32 {
+        let sniffer: Sniffer
+        do {
+            sniffer = try Sniffer()
+        } catch {
+            Console.fail(error.message)
+            return ExitCode.usage
+        }
+        var status = ExitCode.success
+        for path in options.operands {
+            if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
+            guard let bytes = regularFileSize(path) else {
+                Console.fail("cannot read \(path): \(FileManager.default.fileExists(atPath: path) ? "not a readable file" : "no such file")")
+                status = ExitCode.usage
+                continue
+            }
+            let report: SniffReport
+            do {
+                report = try SniffReport(
+                    path: path, bytes: bytes, sniffer: sniffer, maxBytes: options.maxBytes ?? MediaPolicy.sdkMaxBytes)
+            } catch {
+                Console.fail("cannot read \(path): \(error.message)")
+                status = ExitCode.usage
+                continue
+            }
+            let failed = !report.passed || (options.strict && !report.diagnostics.isEmpty)
+            if failed && status == ExitCode.success { status = ExitCode.failed }
+            guard !options.quiet else { continue }
+            switch options.format {
+            case .json: Console.out(JSONWriter.string(report.json))
+            case .text: Console.out(text(for: report))
+            }
+        }
+        return status
+    }
+
+    private func text(for report: SniffReport) -> String {
+        let limit = report.withinIOSLimit ? "within" : "over"
+        var lines = [
+            "\(report.path): \(report.sniffedMime) -> \(report.type.rawValue) (\(report.type.uti))"
+                + "\(report.fallback ? ", fallback" : ""), \(report.bytes) bytes, \(limit) the iOS \(report.type.kind.rawValue) limit"
+        ]
+        for diagnostic in report.diagnostics {
+            lines.append("  \(diagnostic.severity.rawValue): \(diagnostic.code): \(diagnostic.message)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The size of a readable regular file, or nil.
+    private func regularFileSize(_ path: String) -> Int? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              FileManager.default.isReadableFile(atPath: path)
+        else { return nil }
+        return (attributes[.size] as? NSNumber)?.intValue
+    }
+}
