@@ -31,8 +31,7 @@ let package = Package(
         .executableTarget(name: "notti-media", dependencies: ["NottiMedia"]),
         .testTarget(
             name: "NottiMediaTests",
-            dependencies: ["NottiMedia", "notti-media"],
-            exclude: ["README.md"]
+            dependencies: ["NottiMedia", "notti-media"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -27,7 +27,7 @@ public struct SniffReport: Sendable {
         } else if bytes > maxBytes {
             found.append(.error(.tooLarge, "\(bytes) bytes is over the SDK's \(maxBytes)-byte limit: the push would go out without media"))
         }
-        if fallback {
+        if fallback && bytes > 0 {
             found.append(Diagnostic(
                 .warning, "unsupported_type",
                 "the file is \(mime), which the SDK does not support: it would be attached as jpg and may not render"))

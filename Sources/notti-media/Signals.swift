@@ -16,6 +16,13 @@ enum Signals {
     }
 
     static func install() {
+        // A parent may have spawned us with these blocked (Foundation's Process
+        // does, from a thread that blocks them); we must still hear them.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
         for number in [SIGINT, SIGTERM] {
             // Only async-signal-safe work here: two lock-free atomic stores.
             signal(number) { number in

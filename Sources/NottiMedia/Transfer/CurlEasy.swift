@@ -133,13 +133,6 @@ final class CurlEasy {
     /// `CURLINFO_REDIRECT_URL`: where a 3xx would lead, resolved to an absolute URL.
     var redirectURL: String? { string(CURLINFO_REDIRECT_URL) }
 
-    /// `CURLINFO_CONTENT_LENGTH_DOWNLOAD_T`: the announced length, nil when none.
-    var announcedLength: Int? {
-        var length: curl_off_t = -1
-        _ = CCurlShim_getinfo_off(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
-        return length >= 0 ? Int(length) : nil
-    }
-
     private func string(_ info: CURLINFO) -> String? {
         var value: UnsafePointer<CChar>?
         guard CCurlShim_getinfo_string(handle, info, &value) == CURLE_OK, let value else { return nil }

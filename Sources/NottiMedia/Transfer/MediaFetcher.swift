@@ -74,7 +74,7 @@ final class MediaFetcher {
             download.declaredMime = easy.contentType.map(MediaType.essence(ofContentType:))
 
             switch sink.stop {
-            case .tooLarge: return tooLargeFailure(announced: nil)
+            case .tooLarge: return tooLargeFailure(announced: false)
             case .writeFailed(let error):
                 return .failed(.writeError, "cannot write the attachment: \(String(cString: strerror(error)))")
             case .deadline: return timeoutFailure()
@@ -83,7 +83,7 @@ final class MediaFetcher {
             }
             if code != CURLE_OK && code != CURLE_WRITE_ERROR {
                 if code == CURLE_FILESIZE_EXCEEDED && (200..<300).contains(status) {
-                    return tooLargeFailure(announced: easy.announcedLength)
+                    return tooLargeFailure(announced: true)
                 }
                 if code != CURLE_FILESIZE_EXCEEDED || status == 0 {
                     return Self.failure(for: code, detail: easy.errorDetail(for: code), policy: policy)
@@ -115,9 +115,9 @@ final class MediaFetcher {
         .failed(.timeout, "the download did not finish within \(NumberText.seconds(policy.timeoutSeconds)) s: the push is delivered without media")
     }
 
-    private func tooLargeFailure(announced: Int?) -> Download.Outcome {
-        if let announced {
-            return .failed(.tooLarge, "the server announced \(announced) bytes, over the \(policy.maxBytes)-byte limit")
+    private func tooLargeFailure(announced: Bool) -> Download.Outcome {
+        if announced {
+            return .failed(.tooLarge, "the server announced a Content-Length over the \(policy.maxBytes)-byte limit: refused before the body")
         }
         return .failed(.tooLarge, "the media is larger than \(policy.maxBytes) bytes: stopped at the limit")
     }

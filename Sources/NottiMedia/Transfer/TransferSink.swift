@@ -29,6 +29,10 @@ final class TransferSink {
     private(set) var stop: Stop?
     private var hasher = SHA256()
     private var statusChecked = false
+    /// Bytes of a redirect's body skipped so far; libcurl only reports where a
+    /// 3xx leads when its transfer completes, so those bodies are read and dropped.
+    private var skipped = 0
+    private static let maxSkippedRedirectBody = 1 << 20
 
     init(easy: CurlEasy, fileDescriptor: Int32, maxBytes: Int, deadline: ContinuousClock.Instant, cancellation: Cancellation?) {
         self.easy = easy.handle
@@ -41,6 +45,7 @@ final class TransferSink {
     /// Resets the per-response state before each request (each redirect hop).
     func beginResponse() {
         statusChecked = false
+        skipped = 0
         if case .status = stop { stop = nil }
     }
 
@@ -52,10 +57,13 @@ final class TransferSink {
             statusChecked = true
             var code = 0
             _ = CCurlShim_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &code)
-            if !(200..<300).contains(code) {
-                stop = .status(code)
-                return 0
-            }
+            if !(200..<300).contains(code) { stop = .status(code) }
+        }
+        if case .status(let code) = stop {
+            // An error page is not media: stop reading it at once.
+            guard (300..<400).contains(code), skipped + count <= Self.maxSkippedRedirectBody else { return 0 }
+            skipped += count
+            return count
         }
         guard count <= maxBytes - bytes else {
             stop = .tooLarge

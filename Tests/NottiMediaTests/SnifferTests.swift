@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import NottiMedia
+
+/// Real libmagic on real media made by real encoders (see Tests/Fixtures/README.md).
+@Suite struct SnifferTests {
+    @Test(arguments: [
+        ("photo.jpg", "image/jpeg"), ("logo.png", "image/png"), ("spinner.gif", "image/gif"),
+        ("clip.mp4", "video/mp4"), ("tone.mp3", "audio/mpeg"), ("tone-id3.mp3", "audio/mpeg"),
+        ("badge.webp", "image/webp"), ("voice.m4a", "audio/x-m4a"), ("icon.svg", "image/svg+xml"),
+        ("error-page.html", "text/html"),
+    ])
+    func fixturesSniffAsWhatTheyAre(name: String, mime: String) throws {
+        let path = Paths.medium(name)
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+        #expect(try Sniffer().mimeType(ofFileAt: path, size: size) == mime)
+    }
+
+    /// libmagic reads 7 MiB by default; the tag must not hide the audio behind it.
+    @Test func anMP3BehindALargeID3TagIsStillAudio() throws {
+        let audio = try Data(contentsOf: URL(fileURLWithPath: Paths.medium("tone.mp3")))
+        let padding = 8 * 1024 * 1024
+        let frame = Array("TIT2".utf8) + [0, 0, 0, 6, 0, 0, 0] + Array("cover".utf8)
+        let body = frame + [UInt8](repeating: 0, count: padding)
+        let size = body.count
+        let syncsafe = [UInt8((size >> 21) & 0x7F), UInt8((size >> 14) & 0x7F), UInt8((size >> 7) & 0x7F), UInt8(size & 0x7F)]
+        let file = Array("ID3".utf8) + [3, 0, 0] + syncsafe + body + [UInt8](audio)
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("big-tag.mp3").path
+        try Data(file).write(to: URL(fileURLWithPath: path))
+        #expect(try Sniffer().mimeType(ofFileAt: path, size: file.count) == "audio/mpeg")
+    }
+
+    /// libmagic names an empty file by its inode, not its content.
+    @Test func anEmptyFileIsInodeXEmpty() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("empty").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
+        #expect(try Sniffer().mimeType(ofFileAt: path, size: 0) == "inode/x-empty")
+    }
+}

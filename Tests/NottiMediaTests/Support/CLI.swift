@@ -1,0 +1,79 @@
+import Foundation
+
+/// Runs the built `notti-media` binary as a user would, and captures what they see.
+enum CLI {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        /// How long the process ran.
+        var seconds: Double
+
+        /// stdout parsed as one JSON object.
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] ?? [:]
+        }
+    }
+
+    /// The binary SwiftPM built beside this test bundle.
+    static let binary: String = {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [
+            besideTests.appendingPathComponent("notti-media").path,
+            besideTests.deletingLastPathComponent().appendingPathComponent("notti-media").path,
+            Paths.packageRoot.appendingPathComponent(".build/debug/notti-media").path,
+        ]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            fatalError("notti-media binary not found in \(candidates)")
+        }
+        return found
+    }()
+
+    /// Runs `notti-media arguments...` with `stdin` as its standard input.
+    /// - Parameter whileRunning: called with the child's pid once it has started.
+    static func run(_ arguments: [String], stdin: String? = nil, whileRunning: ((Int32) -> Void)? = nil) throws -> Result {
+        try run(executable: binary, arguments, stdin: stdin, whileRunning: whileRunning)
+    }
+
+    static func run(executable: String, _ arguments: [String], stdin: String? = nil, whileRunning: ((Int32) -> Void)? = nil) throws -> Result {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outURL = folder.appendingPathComponent("stdout")
+        let errURL = folder.appendingPathComponent("stderr")
+        let inURL = folder.appendingPathComponent("stdin")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        let start = Date()
+        try process.run()
+        whileRunning?(process.processIdentifier)
+        process.waitUntilExit()
+        let seconds = Date().timeIntervalSince(start)
+        return Result(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: outURL, encoding: .utf8),
+            stderr: try String(contentsOf: errURL, encoding: .utf8),
+            seconds: seconds)
+    }
+
+    /// A trusted GET through the system's curl, for the server's own endpoints.
+    static func curl(_ url: String) throws -> String {
+        try run(executable: "/usr/bin/curl", ["-s", "--cacert", Paths.testCA, url]).stdout
+    }
+}
+
+/// A payload with an alert, mutable-content and `notti_image_url` set to `url`.
+func payload(url: String?, extra: String = "") -> String {
+    let media = url.map { ", \"notti_image_url\": \(jsonString($0))" } ?? ""
+    return "{\"aps\": {\"alert\": {\"title\": \"Sale\", \"body\": \"50% off\"}, \"mutable-content\": 1}\(media)\(extra)}"
+}
+
+func jsonString(_ text: String) -> String {
+    String(decoding: try! JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed, .withoutEscapingSlashes]), as: UTF8.self)
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The loopback HTTPS server (`Tests/Support/https_server.py`), started once for
+/// the whole test run on kernel-picked ports. It exits when this process does:
+/// it lives only while its standard input, held here, stays open.
+// Immutable after init; Process and Pipe are not marked Sendable but are never mutated here.
+final class TestServer: @unchecked Sendable {
+    static let shared = TestServer()
+
+    let port: Int
+    /// Serves the same routes with a self-signed certificate nobody trusts.
+    let untrustedPort: Int
+    /// Bound once and closed: connecting is refused.
+    let closedPort: Int
+    private let process: Process
+    private let stdinPipe: Pipe
+
+    private init() {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Paths.serverScript]
+        let stdinPipe = Pipe()
+        let stdoutPipe = Pipe()
+        process.standardInput = stdinPipe
+        process.standardOutput = stdoutPipe
+        do {
+            try process.run()
+        } catch {
+            fatalError("cannot start the test server: \(error)")
+        }
+        var line = Data()
+        while let byte = try? stdoutPipe.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line.append(byte)
+        }
+        guard let ports = try? JSONSerialization.jsonObject(with: line) as? [String: Int],
+              let port = ports["port"], let untrusted = ports["untrustedPort"], let closed = ports["closedPort"]
+        else { fatalError("the test server did not report its ports: \(String(decoding: line, as: UTF8.self))") }
+        self.port = port
+        self.untrustedPort = untrusted
+        self.closedPort = closed
+        self.process = process
+        self.stdinPipe = stdinPipe
+    }
+
+    /// `https://127.0.0.1:PORT/path`.
+    func url(_ path: String) -> String { "https://127.0.0.1:\(port)\(path)" }
+
+    /// How many requests each path has had.
+    func requestCounts() throws -> [String: Int] {
+        let result = try CLI.curl(url("/stats"))
+        return try JSONSerialization.jsonObject(with: Data(result.utf8)) as? [String: Int] ?? [:]
+    }
+}

@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""A real HTTPS server on 127.0.0.1 for notti-media's tests, benchmarks and demo.
+
+It listens on kernel-picked ports and prints one JSON line on stdout:
+  {"port": P, "untrustedPort": U, "closedPort": C}
+- P serves the routes below with a certificate signed by tls/test-ca.pem
+  (names: media.notti.test, localhost, 127.0.0.1, ::1);
+- U serves the same routes with a self-signed certificate nobody trusts;
+- C is a port that was bound and closed: connecting to it is refused.
+It exits when its standard input closes, so it never outlives the process
+that started it.
+
+Routes (GET):
+  /media/NAME[?type=CT]       a file from --media DIR; CT overrides the
+                              Content-Type (type=none sends none)
+  /bytes/N?mode=M[&type=CT]   N bytes of a real JPEG padded with zeros;
+                              M = length (Content-Length), nolength (close
+                              delimited), chunked, or lie (Content-Length: 1024
+                              plus chunked encoding carrying all N bytes)
+  /endless                    an endless close-delimited stream
+  /gzip-bomb                  ~100 KiB of gzip that inflates to 100 MiB
+  /trickle                    Content-Length 1000, then one byte a second
+  /redirect/N/PATH            N redirects (302), then /PATH
+  /redirect-to?url=URL        one 302 to URL (any scheme)
+  /relative-redirect/PATH     a 302 with the relative reference /PATH
+  /loop                       a 302 to itself
+  /status/CODE                that status, with a small HTML body (none for 204/304)
+  /empty                      200 with Content-Length 0
+  /stats                      request counts per path, as JSON
+"""
+import argparse
+import gzip
+import json
+import os
+import socket
+import ssl
+import sys
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TLS = os.path.join(HERE, "tls")
+JPEG_HEADER = open(os.path.join(HERE, "..", "Fixtures", "media", "photo.jpg"), "rb").read()
+CONTENT_TYPES = {
+    ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png", ".gif": "image/gif",
+    ".mp4": "video/mp4", ".mp3": "audio/mpeg", ".webp": "image/webp", ".m4a": "audio/mp4",
+    ".svg": "image/svg+xml", ".html": "text/html", ".json": "application/json",
+}
+
+media_root = "."
+counts = {}
+counts_lock = threading.Lock()
+bomb = None
+bomb_lock = threading.Lock()
+
+
+def gzip_bomb():
+    global bomb
+    with bomb_lock:
+        if bomb is None:
+            bomb = gzip.compress(b"\0" * (100 * 1024 * 1024), compresslevel=9)
+        return bomb
+
+
+def padded_jpeg(n):
+    if n <= len(JPEG_HEADER):
+        return JPEG_HEADER[:n]
+    return JPEG_HEADER + b"\0" * (n - len(JPEG_HEADER))
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "notti-test"
+    sys_version = ""
+
+    def log_message(self, *args):
+        pass
+
+    def setup(self):
+        super().setup()
+        # Headers and body go out in separate writes; without this, Nagle's
+        # algorithm and delayed ACKs add 40 ms to every response.
+        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def handle(self):
+        try:
+            super().handle()
+        except (BrokenPipeError, ConnectionResetError, ssl.SSLError, TimeoutError, OSError):
+            pass
+
+    def do_GET(self):
+        url = urllib.parse.urlsplit(self.path)
+        query = dict(urllib.parse.parse_qsl(url.query))
+        with counts_lock:
+            counts[url.path] = counts.get(url.path, 0) + 1
+        parts = [p for p in url.path.split("/") if p]
+        route = parts[0] if parts else ""
+        handler = getattr(self, "route_" + route.replace("-", "_"), None)
+        if handler is None:
+            return self.simple(404, b"<h1>Not Found</h1>", "text/html")
+        handler(parts[1:], query)
+
+    # Helpers
+
+    def simple(self, status, body, content_type=None, headers=()):
+        self.send_response(status)
+        if content_type:
+            self.send_header("Content-Type", content_type)
+        for name, value in headers:
+            self.send_header(name, value)
+        if status not in (204, 304):
+            self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if status not in (204, 304):
+            self.wfile.write(body)
+
+    def redirect(self, location):
+        self.simple(302, b"redirecting", "text/plain", [("Location", location)])
+
+    def write_chunked(self, body, chunk=65536):
+        for i in range(0, len(body), chunk):
+            piece = body[i:i + chunk]
+            self.wfile.write(b"%x\r\n" % len(piece) + piece + b"\r\n")
+        self.wfile.write(b"0\r\n\r\n")
+
+    # Routes
+
+    def route_media(self, parts, query):
+        name = "/".join(parts)
+        path = os.path.realpath(os.path.join(media_root, name))
+        if not path.startswith(os.path.realpath(media_root) + os.sep) or not os.path.isfile(path):
+            return self.simple(404, b"<h1>Not Found</h1>", "text/html")
+        body = open(path, "rb").read()
+        content_type = query.get("type", CONTENT_TYPES.get(os.path.splitext(name)[1].lower(), "application/octet-stream"))
+        self.simple(200, body, None if content_type == "none" else content_type)
+
+    def route_bytes(self, parts, query):
+        n = int(parts[0])
+        mode = query.get("mode", "length")
+        body = padded_jpeg(n)
+        self.send_response(200)
+        self.send_header("Content-Type", query.get("type", "image/jpeg"))
+        if mode == "length":
+            self.send_header("Content-Length", str(n))
+            self.end_headers()
+            self.wfile.write(body)
+        elif mode == "nolength":
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            self.wfile.write(body)
+        elif mode in ("chunked", "lie"):
+            if mode == "lie":
+                self.send_header("Content-Length", "1024")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.write_chunked(body)
+        else:
+            raise ValueError(mode)
+
+    def route_endless(self, parts, query):
+        self.send_response(200)
+        self.send_header("Content-Type", "image/jpeg")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        self.wfile.write(JPEG_HEADER)
+        block = b"\0" * 65536
+        while True:
+            self.wfile.write(block)
+
+    def route_gzip_bomb(self, parts, query):
+        self.simple(200, gzip_bomb(), "image/jpeg", [("Content-Encoding", "gzip")])
+
+    def route_trickle(self, parts, query):
+        self.send_response(200)
+        self.send_header("Content-Type", "image/jpeg")
+        self.send_header("Content-Length", "1000")
+        self.end_headers()
+        for i in range(1000):
+            self.wfile.write(JPEG_HEADER[i:i + 1] if i < len(JPEG_HEADER) else b"\0")
+            time.sleep(1)
+
+    def route_redirect(self, parts, query):
+        n = int(parts[0])
+        rest = "/".join(parts[1:])
+        suffix = ("?" + urllib.parse.urlsplit(self.path).query) if "?" in self.path else ""
+        self.redirect(("/redirect/%d/%s" % (n - 1, rest) if n > 1 else "/" + rest) + suffix)
+
+    def route_redirect_to(self, parts, query):
+        self.redirect(query["url"])
+
+    def route_relative_redirect(self, parts, query):
+        self.redirect("/" + "/".join(parts))
+
+    def route_loop(self, parts, query):
+        self.redirect("/loop")
+
+    def route_status(self, parts, query):
+        code = int(parts[0])
+        self.simple(code, b"<h1>status %d</h1>" % code, "text/html")
+
+    def route_empty(self, parts, query):
+        self.simple(200, b"", "image/png")
+
+    def route_stats(self, parts, query):
+        with counts_lock:
+            body = json.dumps(counts, sort_keys=True).encode()
+        self.simple(200, body, "application/json")
+
+
+class TLSServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 256
+
+    def __init__(self, cert, key):
+        super().__init__(("127.0.0.1", 0), Handler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.minimum_version = ssl.TLSVersion.TLSv1_2
+        context.load_cert_chain(cert, key)
+        # The handshake runs lazily in the request's own thread, so one stalled
+        # client cannot hold up the accept loop.
+        self.socket = context.wrap_socket(self.socket, server_side=True, do_handshake_on_connect=False)
+
+
+def closed_port():
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    return port
+
+
+def main():
+    global media_root
+    parser = argparse.ArgumentParser(description="notti-media's loopback HTTPS test server")
+    parser.add_argument("--media", default=os.path.join(HERE, "..", "Fixtures", "media"))
+    args = parser.parse_args()
+    media_root = os.path.abspath(args.media)
+    trusted = TLSServer(os.path.join(TLS, "server.pem"), os.path.join(TLS, "server.key"))
+    untrusted = TLSServer(os.path.join(TLS, "untrusted.pem"), os.path.join(TLS, "untrusted.key"))
+    for server in (trusted, untrusted):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    print(json.dumps({
+        "port": trusted.server_address[1],
+        "untrustedPort": untrusted.server_address[1],
+        "closedPort": closed_port(),
+    }), flush=True)
+    # Live exactly as long as whoever started us keeps our stdin open.
+    try:
+        while sys.stdin.buffer.read(4096):
+            pass
+    except KeyboardInterrupt:
+        pass
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
