@@ -22,11 +22,16 @@ let package = Package(
             pkgConfig: "libmagic",
             providers: [.apt(["libmagic-dev"])]
         ),
-        // SHA-256 for content-addressed attachment names, hashed while streaming.
-        .target(name: "CSHA256"),
+        // OpenSSL's libcrypto (already loaded by libcurl for TLS): SHA-256 for
+        // content-addressed attachment names, hashed while the body streams.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(
             name: "NottiMedia",
-            dependencies: ["CCurl", "CCurlShim", "CMagic", "CSHA256"]
+            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto"]
         ),
         .executableTarget(name: "notti-media", dependencies: ["NottiMedia"]),
         .testTarget(

@@ -1,20 +1,31 @@
-internal import CSHA256
+internal import CCrypto
 
-/// Streaming SHA-256, the name attachments are stored under.
-struct SHA256 {
-    private var context = CSHA256_Context()
+/// Streaming SHA-256 (OpenSSL's EVP interface, hardware-accelerated where the
+/// CPU has SHA extensions), the name attachments are stored under.
+final class SHA256 {
+    private let context: OpaquePointer
 
-    init() { CSHA256_init(&context) }
-
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress else { return }
-        CSHA256_update(&context, base, bytes.count)
+    init() {
+        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+            fatalError("OpenSSL could not set up SHA-256")
+        }
+        self.context = context
     }
 
-    /// The digest as 64 lowercase hex digits. The context is spent afterwards.
-    mutating func finalizeHex() -> String {
+    deinit {
+        EVP_MD_CTX_free(context)
+    }
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        _ = EVP_DigestUpdate(context, base, bytes.count)
+    }
+
+    /// The digest as 64 lowercase hex digits. Call once: the context is spent afterwards.
+    func finalizeHex() -> String {
         var digest = [UInt8](repeating: 0, count: 32)
-        CSHA256_final(&context, &digest)
+        var length: UInt32 = 0
+        _ = EVP_DigestFinal_ex(context, &digest, &length)
         let hexDigits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(64)
@@ -26,7 +37,7 @@ struct SHA256 {
     }
 
     static func hex(of bytes: [UInt8]) -> String {
-        var hasher = SHA256()
+        let hasher = SHA256()
         bytes.withUnsafeBytes { hasher.update($0) }
         return hasher.finalizeHex()
     }

@@ -14,7 +14,7 @@ import Testing
 
     @Test func streamingInOddPiecesEqualsOneShot() {
         let bytes = (0..<100_003).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        var hasher = SHA256()
+        let hasher = SHA256()
         var offset = 0
         for size in [1, 63, 64, 65, 127, 4096, 100] where offset < bytes.count {
             let end = min(bytes.count, offset + size)

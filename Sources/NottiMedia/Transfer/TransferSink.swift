@@ -27,7 +27,7 @@ final class TransferSink {
 
     private(set) var bytes = 0
     private(set) var stop: Stop?
-    private var hasher = SHA256()
+    private let hasher = SHA256()
     private var statusChecked = false
     /// Bytes of a redirect's body skipped so far; libcurl only reports where a
     /// 3xx leads when its transfer completes, so those bodies are read and dropped.
