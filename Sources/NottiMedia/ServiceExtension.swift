@@ -48,51 +48,45 @@ public final class ServiceExtension {
     /// Runs the extension's path for one payload.
     /// - Returns: the report, or nil when `cancellation` stopped it (nothing is left on disk).
     public func handle(_ payload: Payload, source: String, cancellation: Cancellation? = nil) -> Report? {
-        var report = Report(
-            source: source, outcome: .unchanged, reason: nil, media: nil, diagnostics: [],
-            content: NotificationContent.json(for: payload, attachment: nil))
-        func deliverUnchanged(_ reason: Reason, _ message: String) -> Report {
-            report.reason = reason
-            if reason.isFailure { report.diagnostics.insert(.error(reason, message), at: 0) }
-            return report
+        let verdict = MediaURL.check(payload.mediaURLValue)
+        var media: MediaResult?
+        if case .valid(let url) = verdict {
+            guard let result = fetchMedia(url, cancellation: cancellation) else { return nil }
+            media = result
         }
+        return Self.report(for: payload, source: source, verdict: verdict, media: media, policy: policy)
+    }
 
-        if case .string(let text)? = payload.mediaURLValue {
-            report.media = MediaFacts(url: text, policy: policy)
-        }
-        let url: MediaURL
-        switch MediaURL.check(payload.mediaURLValue) {
-        case .absent: return deliverUnchanged(.noMedia, "the payload has no \(Payload.mediaURLKey)")
-        case .invalid(let why): return deliverUnchanged(.invalidURL, why)
-        case .notHTTPS(let scheme):
-            return deliverUnchanged(.notHTTPS, "the URL scheme is \(scheme): the SDK only downloads https")
-        case .valid(let valid): url = valid
-        }
-        report.media?.urlExtension = url.pathExtension
-
+    /// Downloads, sniffs and stores one media URL under the policy.
+    /// - Returns: the result, or nil when `cancellation` stopped it (nothing is left on disk).
+    public func fetchMedia(_ url: MediaURL, cancellation: Cancellation? = nil) -> MediaResult? {
+        var facts = MediaFacts(url: url.string, policy: policy)
+        facts.urlExtension = url.pathExtension
         let download = fetcher.fetch(url, to: newPartialPath(), cancellation: cancellation)
-        report.media?.finalURL = download.finalURL
-        report.media?.redirects = download.redirects
-        report.media?.httpStatus = download.httpStatus
-        report.media?.declaredMime = download.declaredMime
-        report.media?.elapsedMilliseconds = download.elapsedMilliseconds
+        facts.finalURL = download.finalURL
+        facts.redirects = download.redirects
+        facts.httpStatus = download.httpStatus
+        facts.declaredMime = download.declaredMime
+        facts.elapsedMilliseconds = download.elapsedMilliseconds
+        func failed(_ reason: Reason, _ message: String) -> MediaResult {
+            MediaResult(facts: facts, attachment: nil, failure: .init(reason: reason, message: message), warnings: [])
+        }
         let file: DownloadedFile
         switch download.outcome {
         case .interrupted: return nil
-        case .failed(let reason, let message): return deliverUnchanged(reason, message)
+        case .failed(let reason, let message): return failed(reason, message)
         case .file(let downloaded): file = downloaded
         }
         if cancellation?.isCancelled == true {
             unlink(file.path)
             return nil
         }
-
         let sniffedMime: String
         do {
             sniffedMime = try sniffer.mimeType(ofFileAt: file.path, size: file.bytes)
         } catch {
             unlink(file.path)
-            return deliverUnchanged(.writeError, "cannot read the downloaded file: \(error.message)")
+            return failed(.writeError, "cannot read the downloaded file: \(error.message)")
         }
         let decision = TypeDecision(
             sniffedMime: sniffedMime, declaredMime: download.declaredMime, urlExtension: url.pathExtension)
@@ -100,16 +94,45 @@ public final class ServiceExtension {
         guard rename(file.path, storedPath) == 0 else {
             let why = String(cString: strerror(errno))
             unlink(file.path)
-            return deliverUnchanged(.writeError, "cannot store the attachment at \(storedPath): \(why)")
+            return failed(.writeError, "cannot store the attachment at \(storedPath): \(why)")
         }
-        report.media?.decision = decision
-        report.media?.bytes = file.bytes
-        report.media?.sha256 = file.sha256
-        report.outcome = .attached
-        report.diagnostics.append(contentsOf: decision.diagnostics)
+        facts.decision = decision
+        facts.bytes = file.bytes
+        facts.sha256 = file.sha256
         let attachment = Attachment(
             fileURL: URL(fileURLWithPath: storedPath).absoluteString, type: decision.type,
             mimeType: sniffedMime, size: file.bytes, sha256: file.sha256)
+        return MediaResult(facts: facts, attachment: attachment, failure: nil, warnings: decision.diagnostics)
+    }
+
+    /// The report for a payload, given its URL verdict and, for a valid URL, the media result.
+    public static func report(
+        for payload: Payload, source: String, verdict: MediaURL.Verdict, media: MediaResult?, policy: MediaPolicy
+    ) -> Report {
+        var report = Report(
+            source: source, outcome: .unchanged, reason: nil, media: nil, diagnostics: [],
+            content: NotificationContent.json(for: payload, attachment: nil))
+        if case .string(let text)? = payload.mediaURLValue {
+            report.media = MediaFacts(url: text, policy: policy)
+        }
+        func unchanged(_ reason: Reason, _ message: String) -> Report {
+            report.reason = reason
+            if reason.isFailure { report.diagnostics.insert(.error(reason, message), at: 0) }
+            return report
+        }
+        switch verdict {
+        case .absent: return unchanged(.noMedia, "the payload has no \(Payload.mediaURLKey)")
+        case .invalid(let why): return unchanged(.invalidURL, why)
+        case .notHTTPS(let scheme):
+            return unchanged(.notHTTPS, "the URL scheme is \(scheme): the SDK only downloads https")
+        case .valid: break
+        }
+        guard let media else { preconditionFailure("a valid URL needs its media result") }
+        report.media = media.facts
+        if let failure = media.failure { return unchanged(failure.reason, failure.message) }
+        guard let attachment = media.attachment else { preconditionFailure("media without failure or attachment") }
+        report.outcome = .attached
+        report.diagnostics.append(contentsOf: media.warnings)
         report.content = NotificationContent.json(for: payload, attachment: attachment)
         return report
     }
