@@ -20,6 +20,8 @@ public struct Report: Sendable {
     public var diagnostics: [Diagnostic]
     /// The content as handed to iOS; nil for an invalid payload.
     public var content: JSONValue?
+    /// Warnings fail the payload too (`check --strict`).
+    public var strict = false
 
     /// The report for input that is not a JSON object: nothing is delivered.
     public static func invalidPayload(source: String, error: PayloadError) -> Report {
@@ -28,12 +30,9 @@ public struct Report: Sendable {
             diagnostics: [.error(.invalidPayload, error.description)], content: nil)
     }
 
-    /// No diagnostic is an error.
-    public var passed: Bool { !diagnostics.contains { $0.severity == .error } }
-
-    /// Passed, and with `strict` no warning either.
-    public func passes(strict: Bool) -> Bool {
-        passed && !(strict && diagnostics.contains { $0.severity == .warning })
+    /// No diagnostic is an error (with `strict`, no warning either).
+    public var passed: Bool {
+        !diagnostics.contains { $0.severity == .error || (strict && $0.severity == .warning) }
     }
 
     public var json: JSONValue {

@@ -7,11 +7,11 @@ struct UsageError: Error {
 }
 
 enum Command: String, CaseIterable {
-    case process, sniff
+    case process, check, sniff
 }
 
 enum OutputFormat: String {
-    case text, json
+    case text, json, junit
 }
 
 /// What the command line asked for.
@@ -34,6 +34,13 @@ struct Options {
     var format = OutputFormat.text
     var strict = false
     var quiet = false
+    var jobs: Int?
+    var summaryOnly = false
+    /// `--shard I/N`: check the payloads at positions that are I-1 modulo N.
+    var shard: (index: Int, count: Int)?
+
+    /// Downloads are network-bound, so more than the two cores' worth.
+    static let defaultJobs = 8
 }
 
 /// Hand-written parsing (no argument package is available here): GNU-style
@@ -45,19 +52,23 @@ enum Arguments {
             "out": true, "timeout": true, "max-bytes": true, "cacert": true, "connect-to": true,
             "report": false, "quiet": false,
         ],
+        .check: [
+            "out": true, "timeout": true, "max-bytes": true, "cacert": true, "connect-to": true,
+            "jobs": true, "format": true, "strict": false, "quiet": false, "summary-only": false, "shard": true,
+        ],
         .sniff: ["max-bytes": true, "format": true, "strict": false, "quiet": false],
     ]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
-        guard let first = arguments.first else { throw UsageError("no command given: expected process or sniff (see notti-media --help)") }
+        guard let first = arguments.first else { throw UsageError("no command given: expected process, check or sniff (see notti-media --help)") }
         switch first {
         case "--help", "-h", "help": return .help(arguments.dropFirst().first.flatMap(Command.init(rawValue:)))
         case "--version", "-V": return .version
         default: break
         }
         guard let command = Command(rawValue: first) else {
-            if first.hasPrefix("-") { throw UsageError("unknown option '\(first)': a command comes first (process or sniff; see notti-media --help)") }
-            throw UsageError("unknown command '\(first)': expected process or sniff (see notti-media --help)")
+            if first.hasPrefix("-") { throw UsageError("unknown option '\(first)': a command comes first (process, check or sniff; see notti-media --help)") }
+            throw UsageError("unknown command '\(first)': expected process, check or sniff (see notti-media --help)")
         }
         var options = Options(command: command)
         let known = accepted[command] ?? [:]
@@ -112,7 +123,9 @@ enum Arguments {
         case "max-bytes": "N, a whole number of bytes greater than 0"
         case "cacert": "FILE, a PEM file of CA certificates"
         case "connect-to": "HOST:PORT:CONNECT-HOST:CONNECT-PORT"
-        case "format": "text or json"
+        case "format": "text, json or junit"
+        case "jobs": "N, concurrent downloads from 1 to 256"
+        case "shard": "I/N, with 1 <= I <= N"
         default: "a value"
         }
     }
@@ -122,6 +135,7 @@ enum Arguments {
         case "report": options.report = true
         case "strict": options.strict = true
         case "quiet": options.quiet = true
+        case "summary-only": options.summaryOnly = true
         default: throw UsageError("unknown option '--\(flag)'")
         }
     }
@@ -152,10 +166,23 @@ enum Arguments {
             }
             options.connectTo.append(value)
         case "format":
-            guard let format = OutputFormat(rawValue: value) else {
-                throw UsageError("--format expects text or json, not '\(value)'")
+            let allowed: [OutputFormat] = options.command == .check ? [.text, .json, .junit] : [.text, .json]
+            guard let format = OutputFormat(rawValue: value), allowed.contains(format) else {
+                let names = allowed.map(\.rawValue)
+                throw UsageError("--format expects \(names.dropLast().joined(separator: ", ")) or \(names.last!), not '\(value)'")
             }
             options.format = format
+        case "jobs":
+            guard let jobs = Int(value), (1...256).contains(jobs) else {
+                throw UsageError("--jobs expects \(valueName(option)), not '\(value)'")
+            }
+            options.jobs = jobs
+        case "shard":
+            let parts = value.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else {
+                throw UsageError("--shard expects \(valueName(option)), not '\(value)'")
+            }
+            options.shard = (index, count)
         default:
             throw UsageError("unknown option '--\(option)'")
         }
@@ -168,6 +195,10 @@ enum Arguments {
                 throw UsageError(options.operands.isEmpty
                     ? "process expects one PAYLOAD file, or - for standard input"
                     : "process takes one PAYLOAD, not \(options.operands.count)")
+            }
+        case .check:
+            guard !options.operands.isEmpty else {
+                throw UsageError("check expects at least one PATH: payload files, folders, .jsonl files or -")
             }
         case .sniff:
             guard !options.operands.isEmpty else { throw UsageError("sniff expects at least one FILE") }

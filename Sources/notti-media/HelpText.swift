@@ -6,6 +6,7 @@ enum HelpText {
         switch command {
         case nil: overview
         case .process?: process
+        case .check?: check
         case .sniff?: sniff
         }
     }
@@ -16,6 +17,7 @@ enum HelpText {
 
         Usage:
           notti-media process PAYLOAD|- [options]   one payload: the delivered content as JSON
+          notti-media check PATH... [options]       many payloads: a verdict each and a summary
           notti-media sniff FILE... [options]       the type decision for local files, no network
           notti-media --help | COMMAND --help
           notti-media --version
@@ -23,7 +25,7 @@ enum HelpText {
         The SDK's path: notti_image_url, https only, at most 10485760 bytes within 20 s,
         libmagic sniffing against jpg/png/gif/mp4/mp3 (anything else attached as jpg).
 
-        Exit status: 0 delivered / all passed, 1 a file failed (sniff),
+        Exit status: 0 delivered / all passed, 1 a payload or file failed (check, sniff),
         2 bad usage or an unreadable or invalid payload, 130 SIGINT, 143 SIGTERM.
         """
 
@@ -45,6 +47,33 @@ enum HelpText {
           --cacert FILE          also trust the CA certificates in FILE (PEM)
           --connect-to H:P:CH:CP connect to CH:CP whenever H:P is asked for (repeatable)
           --quiet                print no findings on stderr
+          -h, --help             this help
+        """
+
+    static let check = """
+        Usage: notti-media check PATH... [options]
+
+        Checks many payloads: payload files, folders (walked for *.json and *.apns, sorted),
+        .jsonl / .ndjson files (one payload a line, reported as file:line) and - for
+        JSON Lines on standard input. Input and output stream in input order; each
+        distinct media URL is downloaded once per run. A payload passes when no
+        diagnostic is an error (--strict: no warning either). Exit 0 when all pass,
+        1 when any fails, 2 for bad usage (a PATH that does not exist).
+
+        Options:
+          --format text|json|junit  text (default): a line per failing payload and a summary;
+                                 json: one report per line, then a {"summary": ...} record;
+                                 junit: JUnit XML, a testcase per payload
+          --summary-only         print only the summary (text or json)
+          --jobs N               concurrent downloads (default 8)
+          --shard I/N            check only the payloads at positions I-1 modulo N
+          --strict               fail on warnings too
+          --out DIR              keep attachments here, by SHA-256 (default: none are kept)
+          --timeout SECONDS      deadline for each transfer (default 20, the SDK's)
+          --max-bytes N          size limit in decoded bytes (default 10485760, the SDK's)
+          --cacert FILE          also trust the CA certificates in FILE (PEM)
+          --connect-to H:P:CH:CP connect to CH:CP whenever H:P is asked for (repeatable)
+          --quiet                no progress line on stderr
           -h, --help             this help
         """
 

@@ -35,7 +35,7 @@ struct SniffCommand {
             guard !options.quiet else { continue }
             switch options.format {
             case .json: Console.out(JSONWriter.string(report.json))
-            case .text: Console.out(text(for: report))
+            case .text, .junit: Console.out(text(for: report))
             }
         }
         return status

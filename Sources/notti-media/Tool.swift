@@ -21,6 +21,7 @@ enum Tool {
         case .run(let options):
             switch options.command {
             case .process: return ProcessCommand(options: options).run()
+            case .check: return CheckCommand(options: options).run()
             case .sniff: return SniffCommand(options: options).run()
             }
         }

@@ -27,6 +27,10 @@ Routes (GET):
   /status/CODE                that status, with a small HTML body (none for 204/304)
   /empty                      200 with Content-Length 0
   /stats                      request counts per path, as JSON
+Prefixes that combine with any route:
+  /u/TAG/ROUTE...             the same route, counted under its own path (so
+                              tests sharing the server can count their requests)
+  /slow/MS/ROUTE...           the same route after MS milliseconds
 """
 import argparse
 import gzip
@@ -96,6 +100,10 @@ class Handler(BaseHTTPRequestHandler):
         with counts_lock:
             counts[url.path] = counts.get(url.path, 0) + 1
         parts = [p for p in url.path.split("/") if p]
+        while len(parts) >= 2 and parts[0] in ("u", "slow"):
+            if parts[0] == "slow":
+                time.sleep(int(parts[1]) / 1000)
+            parts = parts[2:]
         route = parts[0] if parts else ""
         handler = getattr(self, "route_" + route.replace("-", "_"), None)
         if handler is None:

@@ -31,11 +31,17 @@ enum CLI {
 
     /// Runs `notti-media arguments...` with `stdin` as its standard input.
     /// - Parameter whileRunning: called with the child's pid once it has started.
-    static func run(_ arguments: [String], stdin: String? = nil, whileRunning: ((Int32) -> Void)? = nil) throws -> Result {
-        try run(executable: binary, arguments, stdin: stdin, whileRunning: whileRunning)
+    static func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+        whileRunning: ((Int32) -> Void)? = nil
+    ) throws -> Result {
+        try run(executable: binary, arguments, stdin: stdin, environment: environment, whileRunning: whileRunning)
     }
 
-    static func run(executable: String, _ arguments: [String], stdin: String? = nil, whileRunning: ((Int32) -> Void)? = nil) throws -> Result {
+    static func run(
+        executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+        whileRunning: ((Int32) -> Void)? = nil
+    ) throws -> Result {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let outURL = folder.appendingPathComponent("stdout")
@@ -47,6 +53,9 @@ enum CLI {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = try FileHandle(forReadingFrom: inURL)

@@ -1,0 +1,40 @@
+import Foundation
+
+/// A FIFO that worker threads block on until an element arrives or it is closed.
+final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
+    // All state is guarded by `condition`.
+    private let condition = NSCondition()
+    private var elements: [Element] = []
+    private var head = 0
+    private var closed = false
+
+    func push(_ element: Element) {
+        condition.lock()
+        elements.append(element)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// No more pushes: `pop` returns nil once the queue is drained.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next element, waiting for one; nil when closed and empty.
+    func pop() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == elements.count && !closed { condition.wait() }
+        guard head < elements.count else { return nil }
+        let element = elements[head]
+        head += 1
+        if head > 1024 && head * 2 > elements.count {
+            elements.removeFirst(head)
+            head = 0
+        }
+        return element
+    }
+}

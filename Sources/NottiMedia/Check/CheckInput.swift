@@ -1,0 +1,17 @@
+/// One payload to check, as the reader found it.
+public struct CheckInput: Sendable {
+    public enum Body: Sendable {
+        case bytes([UInt8])
+        /// The payload could not be read; it is reported as `invalid_payload` with this message.
+        case unreadable(String)
+    }
+
+    /// `path`, `path:line` for JSON Lines, or `-:line` for standard input.
+    public var source: String
+    public var body: Body
+
+    public init(source: String, body: Body) {
+        self.source = source
+        self.body = body
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+
+/// `check` as a streaming pipeline: the caller's thread reads payloads and
+/// submits them; parse workers turn them into reports; fetch workers download
+/// each distinct media URL once; one writer thread emits records in input order.
+///
+/// Memory is bounded by `windowSize` payloads between submitted and written,
+/// whatever the input's length: `submit` blocks while the window is full.
+public final class CheckPipeline: @unchecked Sendable {
+    public struct Configuration: Sendable {
+        /// Concurrent downloads (fetch workers, each with its own libcurl and libmagic handles).
+        public var jobs: Int
+        public var policy: MediaPolicy
+        public var outputDirectory: String
+        /// Warnings fail payloads too.
+        public var strict: Bool
+        public var cancellation: Cancellation?
+        /// Turns a finished report into its output; runs on worker threads.
+        public var render: @Sendable (Report) -> String?
+
+        public init(
+            jobs: Int, policy: MediaPolicy, outputDirectory: String, strict: Bool,
+            cancellation: Cancellation?, render: @escaping @Sendable (Report) -> String?
+        ) {
+            self.jobs = jobs
+            self.policy = policy
+            self.outputDirectory = outputDirectory
+            self.strict = strict
+            self.cancellation = cancellation
+            self.render = render
+        }
+    }
+
+    /// A payload waiting for its media URL's result.
+    struct Parked: Sendable {
+        var sequence: Int
+        var source: String
+        var payload: Payload
+        var verdict: MediaURL.Verdict
+    }
+
+    private struct Numbered: Sendable {
+        var sequence: Int
+        var input: CheckInput
+    }
+
+    private let configuration: Configuration
+    /// Most payloads between submitted and written.
+    public let windowSize: Int
+    private let batchLimit: Int
+    private let window: DispatchSemaphore
+    private let parseQueue = BlockingQueue<[Numbered]>()
+    private let fetchQueue = BlockingQueue<MediaURL>()
+    private let cache = MediaCache<Parked>()
+    private let writer = OrderedWriter()
+    private let parseWorkers = DispatchGroup()
+    private let fetchWorkers = DispatchGroup()
+    private let writerDone = DispatchGroup()
+    private let fetchers: [Handoff<ServiceExtension>]
+
+    // Used by the submitting thread only.
+    private var batch: [Numbered] = []
+    private var submitted = 0
+    // Used by the writer thread only until `finish` joins it.
+    private var summary = CheckSummary()
+
+    /// - Throws: `ServiceExtensionError` when the output folder or libmagic is unusable.
+    public init(_ configuration: Configuration) throws(ServiceExtensionError) {
+        self.configuration = configuration
+        let jobs = max(1, configuration.jobs)
+        windowSize = max(64, jobs * 64)
+        batchLimit = 64
+        window = DispatchSemaphore(value: windowSize)
+        var fetchers: [Handoff<ServiceExtension>] = []
+        for _ in 0..<jobs {
+            fetchers.append(Handoff(value: try ServiceExtension(
+                policy: configuration.policy, outputDirectory: configuration.outputDirectory)))
+        }
+        self.fetchers = fetchers
+    }
+
+    /// Starts the workers and the writer; `emit` gets every record, in input order,
+    /// on the writer thread.
+    public func start(emit: @escaping @Sendable (CheckRecord) -> Void) {
+        let parsers = min(configuration.jobs, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        for _ in 0..<max(1, parsers) {
+            spawn(parseWorkers) { self.parseLoop() }
+        }
+        for fetcher in fetchers {
+            spawn(fetchWorkers) { self.fetchLoop(fetcher.value) }
+        }
+        spawn(writerDone) {
+            self.writer.run { record in
+                emit(record)
+                self.summary.add(record)
+                self.window.signal()
+            }
+        }
+    }
+
+    /// Queues one payload; blocks while the window is full.
+    /// - Returns: false once the run is cancelled: stop reading.
+    public func submit(_ input: CheckInput) -> Bool {
+        if window.wait(timeout: .now()) == .timedOut {
+            // Whatever is batched holds window slots: hand it to the workers before waiting.
+            flush()
+            while window.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+                if isCancelled { return false }
+            }
+        }
+        if isCancelled {
+            window.signal()
+            return false
+        }
+        batch.append(Numbered(sequence: submitted, input: input))
+        submitted += 1
+        if batch.count >= batchLimit { flush() }
+        return true
+    }
+
+    /// Hands the current batch to the workers; readers call it before they may block.
+    public func flush() {
+        guard !batch.isEmpty else { return }
+        parseQueue.push(batch)
+        batch = []
+    }
+
+    /// Waits for every submitted payload to be written (or, once cancelled, for
+    /// the workers to stop) and returns the summary.
+    public func finish() -> CheckSummary {
+        flush()
+        parseQueue.close()
+        parseWorkers.wait()
+        fetchQueue.close()
+        fetchWorkers.wait()
+        writer.close()
+        writerDone.wait()
+        // Records an interruption dropped never gave their window slot back;
+        // libdispatch traps when a semaphore is freed below its initial value.
+        for _ in summary.payloads..<submitted { window.signal() }
+        summary.interrupted = isCancelled
+        return summary
+    }
+
+    /// Downloads started: one per distinct valid media URL.
+    public var fetchCount: Int { cache.fetchCount }
+
+    private var isCancelled: Bool { configuration.cancellation?.isCancelled == true }
+
+    private func spawn(_ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+        group.enter()
+        let thread = Thread {
+            body()
+            group.leave()
+        }
+        thread.start()
+    }
+
+    private func parseLoop() {
+        while let numbered = parseQueue.pop() {
+            for item in numbered {
+                if isCancelled { break }
+                parse(item)
+            }
+        }
+    }
+
+    private func parse(_ item: Numbered) {
+        let source = item.input.source
+        let payload: Payload
+        switch item.input.body {
+        case .unreadable(let message):
+            return finish(item.sequence, Report.invalidPayload(source: source, error: PayloadError(message: message)), media: nil)
+        case .bytes(let bytes):
+            do {
+                payload = try Payload(json: bytes)
+            } catch {
+                return finish(item.sequence, Report.invalidPayload(source: source, error: error), media: nil)
+            }
+        }
+        let verdict = MediaURL.check(payload.mediaURLValue)
+        guard case .valid(let url) = verdict else {
+            return finish(item.sequence, report(payload, source, verdict, nil), media: nil)
+        }
+        let parked = Parked(sequence: item.sequence, source: source, payload: payload, verdict: verdict)
+        switch cache.lookup(url.string, parking: parked) {
+        case .ready(let result): finish(item.sequence, report(payload, source, verdict, result), media: result)
+        case .parked(startFetch: true): fetchQueue.push(url)
+        case .parked(startFetch: false), .abandoned: break
+        }
+    }
+
+    private func fetchLoop(_ serviceExtension: ServiceExtension) {
+        while let url = fetchQueue.pop() {
+            guard !isCancelled,
+                  let result = serviceExtension.fetchMedia(url, cancellation: configuration.cancellation)
+            else {
+                cache.abandon(url.string)
+                continue
+            }
+            for parked in cache.complete(url.string, with: result) {
+                finish(parked.sequence, report(parked.payload, parked.source, parked.verdict, result), media: result)
+            }
+        }
+    }
+
+    private func report(_ payload: Payload, _ source: String, _ verdict: MediaURL.Verdict, _ media: MediaResult?) -> Report {
+        ServiceExtension.report(for: payload, source: source, verdict: verdict, media: media, policy: configuration.policy)
+    }
+
+    private func finish(_ sequence: Int, _ report: Report, media: MediaResult?) {
+        var report = report
+        report.strict = configuration.strict
+        writer.deliver(CheckRecord(
+            sequence: sequence, source: report.source, passed: report.passed,
+            diagnostics: report.diagnostics, media: MediaVerdict(report: report, result: media),
+            rendered: configuration.render(report)))
+    }
+}

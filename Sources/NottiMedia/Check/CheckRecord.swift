@@ -1,0 +1,14 @@
+/// One checked payload as the writer needs it: its verdict for the summary
+/// and its output, already rendered by the worker that finished it.
+public struct CheckRecord: Sendable {
+    /// Position in the input (after sharding), which fixes the output order.
+    public var sequence: Int
+    public var source: String
+    /// Passed under the run's strictness.
+    public var passed: Bool
+    public var diagnostics: [Diagnostic]
+    /// The verdict of the media URL this payload named, if any.
+    public var media: MediaVerdict?
+    /// This record's output in the chosen format; nil writes nothing.
+    public var rendered: String?
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Each distinct media URL is fetched once per run: the first payload that
+/// names it starts the fetch, later ones park until it is done, then all get
+/// the same result.
+final class MediaCache<Parked: Sendable>: @unchecked Sendable {
+    enum Lookup {
+        case ready(MediaResult)
+        /// Parked until the result is in; `startFetch` is true for the first asker, who must fetch.
+        case parked(startFetch: Bool)
+        /// The fetch was abandoned (the run was interrupted): drop the payload.
+        case abandoned
+    }
+
+    private enum Entry {
+        case fetching([Parked])
+        case done(MediaResult)
+        case abandoned
+    }
+
+    // Guarded by `lock`.
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+    private var fetchesStarted = 0
+
+    func lookup(_ url: String, parking parked: Parked) -> Lookup {
+        lock.lock()
+        defer { lock.unlock() }
+        switch entries[url] {
+        case .done(let result)?: return .ready(result)
+        case .abandoned?: return .abandoned
+        case .fetching(var waiting)?:
+            // Release the entry's copy first so the append does not copy the array.
+            entries[url] = .abandoned
+            waiting.append(parked)
+            entries[url] = .fetching(waiting)
+            return .parked(startFetch: false)
+        case nil:
+            entries[url] = .fetching([parked])
+            fetchesStarted += 1
+            return .parked(startFetch: true)
+        }
+    }
+
+    /// Stores the result and hands back every payload parked on it.
+    func complete(_ url: String, with result: MediaResult) -> [Parked] {
+        lock.lock()
+        defer { lock.unlock() }
+        guard case .fetching(let waiting)? = entries[url] else { return [] }
+        entries[url] = .done(result)
+        return waiting
+    }
+
+    /// Drops the payloads parked on a fetch that was interrupted.
+    func abandon(_ url: String) {
+        lock.lock()
+        entries[url] = .abandoned
+        lock.unlock()
+    }
+
+    /// How many downloads this run started: one per distinct valid URL.
+    var fetchCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return fetchesStarted
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Puts records finished in any order back into input order: a record is
+/// emitted as soon as every earlier one has been.
+final class OrderedWriter: @unchecked Sendable {
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var pending: [Int: CheckRecord] = [:]
+    private var next = 0
+    private var closed = false
+
+    /// Called by workers, from any thread.
+    func deliver(_ record: CheckRecord) {
+        condition.lock()
+        pending[record.sequence] = record
+        if record.sequence == next { condition.signal() }
+        condition.unlock()
+    }
+
+    /// No more deliveries: `run` writes what is contiguous and returns.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The writer thread's loop: emits in order until closed; a gap left by an
+    /// interrupted record ends the output there.
+    func run(_ emit: (CheckRecord) -> Void) {
+        condition.lock()
+        while true {
+            if let record = pending.removeValue(forKey: next) {
+                next += 1
+                condition.unlock()
+                emit(record)
+                condition.lock()
+                continue
+            }
+            if closed { break }
+            condition.wait()
+        }
+        condition.unlock()
+    }
+}

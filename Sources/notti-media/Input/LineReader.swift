@@ -1,0 +1,82 @@
+import Glibc
+import NottiMedia
+
+/// Reads JSON Lines from a file descriptor in 64 KiB blocks, one payload a line.
+///
+/// Memory stays flat whatever the input's length: only the current block and
+/// line are held. A line longer than `Payload.maxReadBytes` is not buffered:
+/// it is reported as unreadable and skipped up to its newline.
+struct LineReader {
+    enum Line {
+        case text([UInt8])
+        case tooLong
+        case failed(String)
+    }
+
+    let fileDescriptor: Int32
+    /// Checked while waiting for input, so SIGINT stops an idle `check -`.
+    let isCancelled: () -> Bool
+    static let blockSize = 64 * 1024
+
+    /// Calls `body` with each non-blank line and its 1-based number until it
+    /// returns false; `willRead` runs before every read that may block.
+    func forEachLine(willRead: () -> Void, _ body: (Int, Line) -> Bool) {
+        var block = [UInt8](repeating: 0, count: Self.blockSize)
+        var line: [UInt8] = []
+        var lineNumber = 1
+        var skippingLongLine = false
+        func emit() -> Bool {
+            defer {
+                line.removeAll(keepingCapacity: true)
+                lineNumber += 1
+            }
+            if skippingLongLine {
+                skippingLongLine = false
+                return body(lineNumber, .tooLong)
+            }
+            if line.last == 0x0D { line.removeLast() }
+            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return true }
+            return body(lineNumber, .text(line))
+        }
+        while true {
+            willRead()
+            guard waitForInput() else { return }
+            let count = block.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, Self.blockSize) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                _ = body(lineNumber, .failed(String(cString: strerror(errno))))
+                return
+            }
+            if count == 0 { break }
+            var start = 0
+            while start < count {
+                let newline = block[start..<count].firstIndex(of: 0x0A)
+                let end = newline ?? count
+                if !skippingLongLine {
+                    if line.count + (end - start) > Payload.maxReadBytes {
+                        skippingLongLine = true
+                        line.removeAll(keepingCapacity: false)
+                    } else {
+                        line.append(contentsOf: block[start..<end])
+                    }
+                }
+                guard newline != nil else { break }
+                if !emit() { return }
+                start = end + 1
+            }
+        }
+        if skippingLongLine || !line.isEmpty { _ = emit() }
+    }
+
+    /// Waits until the descriptor is readable, in steps of 200 ms so a
+    /// cancellation is noticed; false when cancelled.
+    private func waitForInput() -> Bool {
+        var poller = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while !isCancelled() {
+            let ready = poll(&poller, 1, 200)
+            // Ready, or an error that the read itself will report.
+            if ready > 0 || (ready < 0 && errno != EINTR) { return true }
+        }
+        return false
+    }
+}

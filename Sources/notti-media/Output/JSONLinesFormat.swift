@@ -1,0 +1,19 @@
+import NottiMedia
+
+/// `--format json`: one report per payload per line, in input order, then a
+/// final `{"summary": {...}}` record.
+struct JSONLinesFormat: CheckFormat {
+    var summaryOnly: Bool
+
+    func render(_ report: Report) -> String? {
+        summaryOnly ? nil : JSONWriter.string(report.json)
+    }
+
+    func write(_ rendered: String) {
+        Console.out(rendered)
+    }
+
+    func finish(_ summary: CheckSummary) {
+        Console.out(JSONWriter.string(summary.json))
+    }
+}

@@ -1,0 +1,75 @@
+import Glibc
+import NottiMedia
+
+/// `--format junit`: JUnit XML as Jenkins and GitLab read it, one testcase per
+/// payload, a failure element carrying the reason and message.
+///
+/// The suite's counts belong in its opening tag but are known only at the end,
+/// so testcases stream to an unnamed temporary file and are copied out after
+/// the header: memory stays flat.
+final class JUnitFormat: CheckFormat, @unchecked Sendable {
+    // Written by the writer thread only.
+    private let spool: UnsafeMutablePointer<FILE>
+
+    init() throws(UsageError) {
+        guard let spool = tmpfile() else { throw UsageError("cannot create a temporary file for JUnit output") }
+        self.spool = spool
+    }
+
+    deinit {
+        fclose(spool)
+    }
+
+    func render(_ report: Report) -> String? {
+        var xml = "    <testcase classname=\"notti-media.check\" name=\"\(Self.escape(report.source))\""
+        guard !report.passed else { return xml + "/>" }
+        let failing = report.diagnostics.filter { $0.severity == .error || (report.strict && $0.severity == .warning) }
+        let first = failing.first ?? report.diagnostics.first
+        xml += ">\n      <failure type=\"\(Self.escape(first?.code ?? "failed"))\" message=\"\(Self.escape(first?.message ?? ""))\">"
+        xml += Self.escape(report.diagnostics.map { "\($0.severity.rawValue) \($0.code): \($0.message)" }.joined(separator: "\n"))
+        xml += "</failure>\n    </testcase>"
+        return xml
+    }
+
+    func write(_ rendered: String) {
+        fputs(rendered, spool)
+        fputc(0x0A, spool)
+    }
+
+    func finish(_ summary: CheckSummary) {
+        let name = summary.interrupted ? "notti-media check (interrupted)" : "notti-media check"
+        Console.out("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
+        Console.out("<testsuites name=\"notti-media\" tests=\"\(summary.payloads)\" failures=\"\(summary.failed)\" errors=\"0\">")
+        Console.out("  <testsuite name=\"\(name)\" tests=\"\(summary.payloads)\" failures=\"\(summary.failed)\" errors=\"0\" skipped=\"0\">")
+        rewind(spool)
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, spool)
+            if count == 0 { break }
+            buffer.withUnsafeBytes { Console.outBytes(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
+        Console.out("    <system-out>\(Self.escape(TextFormat.summaryText(summary)))</system-out>")
+        Console.out("  </testsuite>")
+        Console.out("</testsuites>")
+    }
+
+    /// Escapes text for XML attributes and content; characters XML 1.0 cannot
+    /// carry become U+FFFD.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&apos;"
+            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
+            case "\u{00}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": escaped += "\u{FFFD}"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+}

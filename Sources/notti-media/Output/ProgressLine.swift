@@ -1,0 +1,26 @@
+import Glibc
+
+/// The live line a person watching a terminal sees on stderr during `check`:
+/// payloads done, failures so far, current rate. Redrawn at most ten times a
+/// second; never written when stderr is not a terminal.
+final class ProgressLine: @unchecked Sendable {
+    // Used by the writer thread only.
+    private let start = ContinuousClock.now
+    private var lastDrawn = ContinuousClock.now
+    private var drawn = false
+
+    func update(done: Int, failed: Int) {
+        let now = ContinuousClock.now
+        guard now - lastDrawn >= .milliseconds(100) else { return }
+        lastDrawn = now
+        let seconds = Double((now - start).components.attoseconds) / 1e18 + Double((now - start).components.seconds)
+        let rate = seconds > 0 ? Int(Double(done) / seconds) : 0
+        fputs("\r\u{1B}[Kchecked \(done) payloads, \(failed) failed, \(rate)/s", Console.standardError)
+        drawn = true
+    }
+
+    func clear() {
+        guard drawn else { return }
+        fputs("\r\u{1B}[K", Console.standardError)
+    }
+}

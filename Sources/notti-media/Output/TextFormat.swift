@@ -1,0 +1,54 @@
+import NottiMedia
+
+/// `--format text`: one line per failing payload, then a summary people read.
+struct TextFormat: CheckFormat {
+    var summaryOnly: Bool
+
+    func render(_ report: Report) -> String? {
+        summaryOnly ? nil : report.failureLine
+    }
+
+    func write(_ rendered: String) {
+        Console.out(rendered)
+    }
+
+    func finish(_ summary: CheckSummary) {
+        Console.out(Self.summaryText(summary))
+    }
+
+    static func summaryText(_ summary: CheckSummary) -> String {
+        var lines: [String] = []
+        let state = summary.interrupted ? "interrupted after" : "checked"
+        lines.append("\(state) \(summary.payloads) payloads: \(summary.passed) passed, \(summary.failed) failed")
+        if !summary.codeCounts.isEmpty {
+            lines.append("diagnostics: " + summary.codesByCount.map { "\($0.code) \($0.payloads)" }.joined(separator: ", "))
+        }
+        let media = summary.mediaByImpact
+        if !media.isEmpty {
+            lines.append("media: \(media.count) distinct URL\(media.count == 1 ? "" : "s"), worst first")
+            for (verdict, payloads) in media {
+                lines.append("  \(describe(verdict).padding(34))  \(String(payloads).leftPadding(7)) payload\(payloads == 1 ? " " : "s")  \(verdict.url)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func describe(_ verdict: MediaVerdict) -> String {
+        if let reason = verdict.reason {
+            let status = reason == .httpError ? verdict.httpStatus.map { " (HTTP \($0))" } ?? "" : ""
+            return "FAIL \(reason.rawValue)\(status)"
+        }
+        let what = "\(verdict.type?.rawValue ?? "?") \(verdict.bytes ?? 0) B"
+        return verdict.warnings.isEmpty ? "OK   \(what)" : "WARN \(what) \(verdict.warnings.joined(separator: ","))"
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+
+    func leftPadding(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
