@@ -1,4 +1,3 @@
-import Foundation
 internal import CCurl
 
 /// A media URL that passed the SDK's checks: a string, absolute, with a host, https.
@@ -31,10 +30,9 @@ public struct MediaURL: Sendable, Equatable {
             let what = bad.properties.isWhitespace ? "white space" : "a control character"
             return .invalid("the URL contains \(what) (U+\(hex4(bad.value)))")
         }
-        guard let schemeEnd = text.range(of: "://"),
-              isScheme(text[..<schemeEnd.lowerBound])
-        else { return .invalid("not an absolute URL with a host: \(quoted(text))") }
-        let scheme = text[..<schemeEnd.lowerBound].lowercased()
+        guard let scheme = scheme(of: text) else {
+            return .invalid("not an absolute URL with a host: \(quoted(text))")
+        }
         let parsed: (host: String, path: String)
         switch parse(text) {
         case .failure(let failure): return .invalid("\(failure.message): \(quoted(text))")
@@ -44,14 +42,30 @@ public struct MediaURL: Sendable, Equatable {
         return .valid(MediaURL(string: text, host: parsed.host, pathExtension: pathExtension(of: parsed.path)))
     }
 
+    /// White space, control and invisible format characters have no place in a URL.
     private static func isForbidden(_ scalar: UnicodeScalar) -> Bool {
-        scalar.properties.isWhitespace || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-            || scalar.properties.generalCategory == .format
+        // ASCII first: Unicode property lookups are slow and URLs are almost always ASCII.
+        if scalar.value < 0x80 { return scalar.value <= 0x20 || scalar.value == 0x7F }
+        return scalar.value <= 0x9F || scalar.properties.isWhitespace || scalar.properties.generalCategory == .format
     }
 
-    private static func isScheme(_ text: Substring) -> Bool {
-        guard let first = text.unicodeScalars.first, first.isASCIILetter else { return false }
-        return text.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
+    /// The lowercased scheme before `://`, when the text starts with one.
+    private static func scheme(of text: String) -> String? {
+        var scheme = ""
+        var sawSeparator = false
+        var rest = text.utf8.makeIterator()
+        while let byte = rest.next() {
+            if byte == UInt8(ascii: ":") {
+                sawSeparator = rest.next() == UInt8(ascii: "/") && rest.next() == UInt8(ascii: "/")
+                break
+            }
+            let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            let isOther = (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            guard isLetter || (!scheme.isEmpty && isOther) else { return nil }
+            scheme.unicodeScalars.append(UnicodeScalar(isLetter ? byte | 0x20 : byte))
+        }
+        return sawSeparator ? scheme : nil
     }
 
     /// Parses with libcurl's own URL parser, so what passes here is what libcurl will fetch.
@@ -97,8 +111,4 @@ func quoted(_ text: String, limit: Int = 120) -> String {
 func hex4(_ value: UInt32) -> String {
     let digits = String(value, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-}
-
-extension UnicodeScalar {
-    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
 }

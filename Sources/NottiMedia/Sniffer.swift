@@ -1,3 +1,4 @@
+import Glibc
 internal import CMagic
 
 /// Decides what bytes are, with libmagic, as the extension does.
@@ -27,14 +28,30 @@ public final class Sniffer {
 
     /// The MIME type of the file at `path`, judged on all of its `size` bytes.
     ///
-    /// libmagic reads only its first 7 MiB by default; an mp3 whose ID3 tag holds
-    /// a large cover image only reads as `audio/mpeg` when the audio after the tag
-    /// is in reach, so the read limit is raised to the whole file.
+    /// libmagic reads only the first 7 MiB of a file it opens itself, yet an mp3
+    /// whose ID3 tag holds a large cover image reads as `audio/mpeg` only when the
+    /// audio after the tag is in reach. So the file is mapped and handed over
+    /// whole with `magic_buffer`, as the extension hands over the downloaded data:
+    /// only the pages libmagic actually reads come into memory.
     /// - Throws: `SnifferError` when the file cannot be read.
     public func mimeType(ofFileAt path: String, size: Int) throws(SnifferError) -> String {
-        var limit = max(size, 1 << 20)
-        _ = magic_setparam(cookie, Int32(MAGIC_PARAM_BYTES_MAX), &limit)
-        guard let result = magic_file(cookie, path) else {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SnifferError(message: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        guard size > 0 else { return try mimeType(of: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0)
+        guard let mapping, mapping != MAP_FAILED else { throw SnifferError(message: String(cString: strerror(errno))) }
+        defer { munmap(mapping, size) }
+        return try mimeType(of: UnsafeRawBufferPointer(start: mapping, count: size))
+    }
+
+    /// The MIME type of bytes in memory (an empty buffer is `application/x-empty`).
+    public func mimeType(of bytes: UnsafeRawBufferPointer) throws(SnifferError) -> String {
+        var empty: UInt8 = 0
+        let result = withUnsafePointer(to: &empty) { emptyPointer in
+            magic_buffer(cookie, bytes.baseAddress ?? UnsafeRawPointer(emptyPointer), bytes.count)
+        }
+        guard let result else {
             let message = magic_error(cookie).map { String(cString: $0) } ?? "unknown error"
             throw SnifferError(message: message)
         }

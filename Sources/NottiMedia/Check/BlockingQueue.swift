@@ -4,7 +4,9 @@ import Foundation
 final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     // All state is guarded by `condition`.
     private let condition = NSCondition()
-    private var elements: [Element] = []
+    /// Popped slots are set to nil at once, so a popped element is freed as
+    /// soon as its consumer is done with it, not when the array is compacted.
+    private var elements: [Element?] = []
     private var head = 0
     private var closed = false
 
@@ -30,8 +32,9 @@ final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
         while head == elements.count && !closed { condition.wait() }
         guard head < elements.count else { return nil }
         let element = elements[head]
+        elements[head] = nil
         head += 1
-        if head > 1024 && head * 2 > elements.count {
+        if head >= 64 && head * 2 >= elements.count {
             elements.removeFirst(head)
             head = 0
         }

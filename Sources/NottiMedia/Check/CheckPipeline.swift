@@ -157,37 +157,54 @@ public final class CheckPipeline: @unchecked Sendable {
     }
 
     private func parseLoop() {
+        // Campaigns repeat a few URLs millions of times: remember their verdicts
+        // (per thread, so no lock), up to a bound.
+        var verdicts: [String: MediaURL.Verdict] = [:]
+        var finished: [CheckRecord] = []
         while let numbered = parseQueue.pop() {
             for item in numbered {
                 if isCancelled { break }
-                parse(item)
+                if let record = parse(item, verdicts: &verdicts) { finished.append(record) }
             }
+            writer.deliver(finished)
+            finished.removeAll(keepingCapacity: true)
         }
     }
 
-    private func parse(_ item: Numbered) {
+    /// The record for `item`, or nil when it is parked on its media URL's download.
+    private func parse(_ item: Numbered, verdicts: inout [String: MediaURL.Verdict]) -> CheckRecord? {
         let source = item.input.source
         let payload: Payload
         switch item.input.body {
         case .unreadable(let message):
-            return finish(item.sequence, Report.invalidPayload(source: source, error: PayloadError(message: message)), media: nil)
+            return record(item.sequence, Report.invalidPayload(source: source, error: PayloadError(message: message)), media: nil)
         case .bytes(let bytes):
             do {
                 payload = try Payload(json: bytes)
             } catch {
-                return finish(item.sequence, Report.invalidPayload(source: source, error: error), media: nil)
+                return record(item.sequence, Report.invalidPayload(source: source, error: error), media: nil)
             }
         }
-        let verdict = MediaURL.check(payload.mediaURLValue)
+        let verdict: MediaURL.Verdict
+        if case .string(let text)? = payload.mediaURLValue, let known = verdicts[text] {
+            verdict = known
+        } else {
+            verdict = MediaURL.check(payload.mediaURLValue)
+            if case .string(let text)? = payload.mediaURLValue {
+                if verdicts.count >= 10_000 { verdicts.removeAll(keepingCapacity: true) }
+                verdicts[text] = verdict
+            }
+        }
         guard case .valid(let url) = verdict else {
-            return finish(item.sequence, report(payload, source, verdict, nil), media: nil)
+            return record(item.sequence, report(payload, source, verdict, nil), media: nil)
         }
         let parked = Parked(sequence: item.sequence, source: source, payload: payload, verdict: verdict)
         switch cache.lookup(url.string, parking: parked) {
-        case .ready(let result): finish(item.sequence, report(payload, source, verdict, result), media: result)
+        case .ready(let result): return record(item.sequence, report(payload, source, verdict, result), media: result)
         case .parked(startFetch: true): fetchQueue.push(url)
         case .parked(startFetch: false), .abandoned: break
         }
+        return nil
     }
 
     private func fetchLoop(_ serviceExtension: ServiceExtension) {
@@ -198,9 +215,9 @@ public final class CheckPipeline: @unchecked Sendable {
                 cache.abandon(url.string)
                 continue
             }
-            for parked in cache.complete(url.string, with: result) {
-                finish(parked.sequence, report(parked.payload, parked.source, parked.verdict, result), media: result)
-            }
+            writer.deliver(cache.complete(url.string, with: result).map { parked in
+                record(parked.sequence, report(parked.payload, parked.source, parked.verdict, result), media: result)
+            })
         }
     }
 
@@ -208,12 +225,12 @@ public final class CheckPipeline: @unchecked Sendable {
         ServiceExtension.report(for: payload, source: source, verdict: verdict, media: media, policy: configuration.policy)
     }
 
-    private func finish(_ sequence: Int, _ report: Report, media: MediaResult?) {
+    private func record(_ sequence: Int, _ report: Report, media: MediaResult?) -> CheckRecord {
         var report = report
         report.strict = configuration.strict
-        writer.deliver(CheckRecord(
+        return CheckRecord(
             sequence: sequence, source: report.source, passed: report.passed,
             diagnostics: report.diagnostics, media: MediaVerdict(report: report, result: media),
-            rendered: configuration.render(report)))
+            rendered: configuration.render(report))
     }
 }

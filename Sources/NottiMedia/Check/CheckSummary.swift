@@ -17,7 +17,10 @@ public struct CheckSummary: Sendable {
     mutating func add(_ record: CheckRecord) {
         payloads += 1
         if record.passed { passed += 1 } else { failed += 1 }
-        for code in Set(record.diagnostics.map(\.code)) { codeCounts[code, default: 0] += 1 }
+        for (position, diagnostic) in record.diagnostics.enumerated()
+        where !record.diagnostics[..<position].contains(where: { $0.code == diagnostic.code }) {
+            codeCounts[diagnostic.code, default: 0] += 1
+        }
         if let verdict = record.media {
             if let known = media[verdict.url] {
                 media[verdict.url] = (known.verdict, known.payloads + 1)

@@ -9,11 +9,17 @@ final class OrderedWriter: @unchecked Sendable {
     private var next = 0
     private var closed = false
 
-    /// Called by workers, from any thread.
-    func deliver(_ record: CheckRecord) {
+    /// Called by workers, from any thread, with the records they finished;
+    /// handing over a batch at a time keeps lock traffic and wake-ups low.
+    func deliver(_ records: [CheckRecord]) {
+        guard !records.isEmpty else { return }
         condition.lock()
-        pending[record.sequence] = record
-        if record.sequence == next { condition.signal() }
+        var wakeWriter = false
+        for record in records {
+            pending[record.sequence] = record
+            wakeWriter = wakeWriter || record.sequence == next
+        }
+        if wakeWriter { condition.signal() }
         condition.unlock()
     }
 

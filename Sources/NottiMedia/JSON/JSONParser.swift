@@ -191,6 +191,25 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         let start = index
         index += 1
+        // Fast path: most strings have no escapes, so they are one validated slice.
+        var end = index
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") {
+                guard let text = String(validating: bytes[index..<end], as: UTF8.self) else {
+                    throw error("invalid UTF-8 in a string", at: index)
+                }
+                index = end + 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            end += 1
+        }
+        return try parseEscapedString(from: start)
+    }
+
+    /// The general path, for strings with escapes (and for reporting errors).
+    private mutating func parseEscapedString(from start: Int) throws(JSONSyntaxError) -> String {
         var scalars = String.UnicodeScalarView()
         var runStart = index
         func flushRun(_ parser: JSONParser, to end: Int, into scalars: inout String.UnicodeScalarView) throws(JSONSyntaxError) {
