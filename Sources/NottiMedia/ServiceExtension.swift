@@ -102,7 +102,8 @@ public final class ServiceExtension {
         let attachment = Attachment(
             fileURL: URL(fileURLWithPath: storedPath).absoluteString, type: decision.type,
             mimeType: sniffedMime, size: file.bytes, sha256: file.sha256)
-        return MediaResult(facts: facts, attachment: attachment, failure: nil, warnings: decision.diagnostics)
+        let warnings = decision.diagnostics + [Lints.iOSLimitDiagnostic(type: decision.type, bytes: file.bytes)].compactMap { $0 }
+        return MediaResult(facts: facts, attachment: attachment, failure: nil, warnings: warnings)
     }
 
     /// The report for a payload, given its URL verdict and, for a valid URL, the media result.
@@ -110,7 +111,8 @@ public final class ServiceExtension {
         for payload: Payload, source: String, verdict: MediaURL.Verdict, media: MediaResult?, policy: MediaPolicy
     ) -> Report {
         var report = Report(
-            source: source, outcome: .unchanged, reason: nil, media: nil, diagnostics: [],
+            source: source, outcome: .unchanged, reason: nil, media: nil,
+            diagnostics: Lints.payloadDiagnostics(for: payload),
             content: NotificationContent.json(for: payload, attachment: nil))
         if case .string(let text)? = payload.mediaURLValue {
             report.media = MediaFacts(url: text, policy: policy)

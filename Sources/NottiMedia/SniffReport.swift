@@ -30,13 +30,10 @@ public struct SniffReport: Sendable {
         if fallback && bytes > 0 {
             found.append(Diagnostic(
                 .warning, "unsupported_type",
-                "the file is \(mime), which the SDK does not support: it would be attached as jpg and may not render"))
+                "the file is \(mime), which the SDK does not support: it would be attached as jpg and may not render; "
+                    + Lints.conversionAdvice(forSniffedMime: mime)))
         }
-        if !withinIOSLimit {
-            found.append(Diagnostic(
-                .warning, "exceeds_ios_limit",
-                "\(bytes) bytes is over iOS's \(limit)-byte limit for \(type.kind.rawValue) attachments: iOS would refuse it"))
-        }
+        if let overLimit = Lints.iOSLimitDiagnostic(type: type, bytes: bytes) { found.append(overLimit) }
         self.diagnostics = found
     }
 

@@ -44,7 +44,7 @@ public struct TypeDecision: Sendable, Equatable {
             found.append(Diagnostic(
                 .warning, "unsupported_type",
                 "the media is \(sniffedMime), which the SDK does not support: it is attached as jpg "
-                    + "and may not render on a device"))
+                    + "and may not render on a device; \(Lints.conversionAdvice(forSniffedMime: sniffedMime))"))
         }
         if sdkType != type {
             let because: String
@@ -53,10 +53,14 @@ public struct TypeDecision: Sendable, Equatable {
             case .urlExtension(let ext): because = "the URL ends in .\(ext)"
             case .defaultJPG: because = "neither the Content-Type nor the URL names a type"
             }
+            let fix = switch sdkTypeSource {
+            case .urlExtension: "serve it with Content-Type: \(Lints.contentType(for: type)) or give the URL a .\(type.rawValue) extension"
+            case .contentType, .defaultJPG: "serve it with Content-Type: \(Lints.contentType(for: type))"
+            }
             found.append(Diagnostic(
                 .warning, "type_mismatch",
                 "the bytes are \(sniffedMime) but \(because): without sniffing a device would "
-                    + "attach it as \(sdkType.rawValue), not \(type.rawValue)"))
+                    + "attach it as \(sdkType.rawValue), not \(type.rawValue); \(fix)"))
         }
         return found
     }

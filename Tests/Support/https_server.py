@@ -13,6 +13,8 @@ that started it.
 Routes (GET):
   /media/NAME[?type=CT]       a file from --media DIR; CT overrides the
                               Content-Type (type=none sends none)
+  /repeat/N/NAME              that file's bytes N times over (real mp3 frames
+                              repeated stay a playable mp3)
   /bytes/N?mode=M[&type=CT]   N bytes of a real JPEG padded with zeros;
                               M = length (Content-Length), nolength (close
                               delimited), chunked, or lie (Content-Length: 1024
@@ -143,6 +145,13 @@ class Handler(BaseHTTPRequestHandler):
         body = open(path, "rb").read()
         content_type = query.get("type", CONTENT_TYPES.get(os.path.splitext(name)[1].lower(), "application/octet-stream"))
         self.simple(200, body, None if content_type == "none" else content_type)
+
+    def route_repeat(self, parts, query):
+        path = os.path.realpath(os.path.join(media_root, parts[1]))
+        if not path.startswith(os.path.realpath(media_root) + os.sep) or not os.path.isfile(path):
+            return self.simple(404, b"<h1>Not Found</h1>", "text/html")
+        body = open(path, "rb").read() * int(parts[0])
+        self.simple(200, body, CONTENT_TYPES.get(os.path.splitext(path)[1].lower(), "application/octet-stream"))
 
     def route_bytes(self, parts, query):
         n = int(parts[0])

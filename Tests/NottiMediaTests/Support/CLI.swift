@@ -77,10 +77,12 @@ enum CLI {
     }
 }
 
-/// A payload with an alert, mutable-content and `notti_image_url` set to `url`.
+/// A payload clean of every payload lint (alert, mutable-content, notification_id),
+/// with `notti_image_url` set to `url`.
 func payload(url: String?, extra: String = "") -> String {
     let media = url.map { ", \"notti_image_url\": \(jsonString($0))" } ?? ""
-    return "{\"aps\": {\"alert\": {\"title\": \"Sale\", \"body\": \"50% off\"}, \"mutable-content\": 1}\(media)\(extra)}"
+    return "{\"aps\": {\"alert\": {\"title\": \"Sale\", \"body\": \"50% off\"}, \"mutable-content\": 1}, "
+        + "\"notification_id\": \"n-1\"\(media)\(extra)}"
 }
 
 func jsonString(_ text: String) -> String {

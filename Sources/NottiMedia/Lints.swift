@@ -1,0 +1,97 @@
+/// Findings a device would punish that the SDK's own path never sees
+/// (SPEC section 7). Payload lints need no download, so they run even when
+/// the media fails and one run shows every problem.
+public enum Lints {
+    /// APNs refuses larger payloads.
+    public static let maxPayloadBytes = 4096
+
+    /// The payload-only lints: mutable-content, alert text, size, notification_id.
+    public static func payloadDiagnostics(for payload: Payload) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        let aps = payload.aps
+        if aps?["mutable-content"]?.intValue != 1 {
+            found.append(Diagnostic(
+                .error, "mutable_content_missing",
+                "aps.mutable-content is not 1: iOS never runs the extension, so the media never shows; add \"mutable-content\": 1"))
+        }
+        if !hasAlertText(aps?["alert"]) {
+            found.append(Diagnostic(
+                .error, "no_alert",
+                "the push has no alert text: silent and badge-only pushes skip the extension; add aps.alert with a title or body"))
+        }
+        let size = JSONWriter.string(payload.root).utf8.count
+        if size > maxPayloadBytes {
+            found.append(Diagnostic(
+                .error, "payload_too_large",
+                "the payload is \(size) bytes serialized, over APNs's \(maxPayloadBytes)-byte limit: APNs rejects it; shorten the text or custom keys"))
+        }
+        if !hasNotificationID(payload.root["notification_id"]) {
+            found.append(Diagnostic(
+                .warning, "notification_id_missing",
+                "no notification_id: the SDK cannot report the push as received; add the campaign's notification_id"))
+        }
+        return found
+    }
+
+    /// `exceeds_ios_limit` for an attachment of `bytes` bytes of `type`, if it is over Apple's limit.
+    public static func iOSLimitDiagnostic(type: MediaType, bytes: Int) -> Diagnostic? {
+        let limit = type.kind.iOSLimitBytes
+        guard bytes > limit else { return nil }
+        let fix = switch type.kind {
+        case .audio: "shorten it or lower its bit rate"
+        case .image: "resize or recompress it"
+        case .video: "shorten it or lower its bit rate"
+        }
+        return Diagnostic(
+            .warning, "exceeds_ios_limit",
+            "\(bytes) bytes is over iOS's \(limit)-byte limit for \(type.kind.rawValue) attachments: iOS refuses the attachment and shows the push without it; \(fix)")
+    }
+
+    /// What to convert media the SDK does not support into.
+    public static func conversionAdvice(forSniffedMime mime: String) -> String {
+        switch mime {
+        case "image/webp", "image/heic", "image/heif", "image/avif", "image/svg+xml", "image/bmp", "image/x-ms-bmp", "image/tiff":
+            return "convert it to png or jpg"
+        case "audio/x-m4a", "audio/mp4", "audio/aac", "audio/x-hx-aac-adts", "audio/x-wav", "audio/wav", "audio/ogg",
+            "audio/flac", "audio/x-flac", "application/ogg":
+            return "convert it to mp3"
+        case "video/quicktime", "video/3gpp", "video/3gpp2", "video/webm", "video/x-matroska":
+            return "convert it to mp4"
+        case "text/html", "text/plain", "application/json", "application/xml", "text/xml":
+            return "the URL serves a document, not media: check the link"
+        default:
+            return "serve jpg, png, gif, mp4 or mp3"
+        }
+    }
+
+    /// The Content-Type a server should send for `type`.
+    public static func contentType(for type: MediaType) -> String {
+        switch type {
+        case .jpg: "image/jpeg"
+        case .png: "image/png"
+        case .gif: "image/gif"
+        case .mp4: "video/mp4"
+        case .mp3: "audio/mpeg"
+        }
+    }
+
+    private static func hasAlertText(_ alert: JSONValue?) -> Bool {
+        switch alert {
+        case .string(let text)?: return !text.isEmpty
+        case .object?:
+            return ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"].contains { key in
+                if case .string(let text)? = alert?[key] { return !text.isEmpty }
+                return false
+            }
+        default: return false
+        }
+    }
+
+    private static func hasNotificationID(_ value: JSONValue?) -> Bool {
+        switch value {
+        case .string(let text)?: return !text.isEmpty
+        case .number?: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import NottiMedia
+
+/// SPEC section 7: what a device would punish, each lint positive and negative.
+@Suite struct LintTests {
+    private func codes(_ json: String) throws -> [String] {
+        Lints.payloadDiagnostics(for: try Payload(json: Array(json.utf8))).map(\.code)
+    }
+
+    private let clean = #"{"aps":{"alert":{"title":"T","body":"B"},"mutable-content":1},"notification_id":"n-1"}"#
+
+    @Test func aCleanPayloadHasNoFindings() throws {
+        #expect(try codes(clean) == [])
+    }
+
+    @Test(arguments: [
+        #"{"aps":{"alert":"x"},"notification_id":"n"}"#,
+        #"{"aps":{"alert":"x","mutable-content":0},"notification_id":"n"}"#,
+        #"{"aps":{"alert":"x","mutable-content":"1"},"notification_id":"n"}"#,
+        #"{"aps":{"alert":"x","mutable-content":true},"notification_id":"n"}"#,
+    ])
+    func mutableContentMustBeTheNumberOne(_ json: String) throws {
+        #expect(try codes(json) == ["mutable_content_missing"])
+    }
+
+    @Test(arguments: [
+        #"{"aps":{"content-available":1,"mutable-content":1},"notification_id":"n"}"#,
+        #"{"aps":{"badge":3,"mutable-content":1},"notification_id":"n"}"#,
+        #"{"aps":{"alert":"","mutable-content":1},"notification_id":"n"}"#,
+        #"{"aps":{"alert":{},"mutable-content":1},"notification_id":"n"}"#,
+        #"{"aps":{"alert":{"title":""},"mutable-content":1},"notification_id":"n"}"#,
+        #"{"mutable-content":1,"notification_id":"n"}"#,
+    ])
+    func aPushWithoutAlertTextSkipsTheExtension(_ json: String) throws {
+        #expect(try codes(json).contains("no_alert"))
+    }
+
+    @Test(arguments: [
+        #"{"aps":{"alert":"Hi","mutable-content":1},"notification_id":"n"}"#,
+        #"{"aps":{"alert":{"body":"Hi"},"mutable-content":1},"notification_id":"n"}"#,
+        #"{"aps":{"alert":{"loc-key":"GREETING"},"mutable-content":1},"notification_id":"n"}"#,
+    ])
+    func alertTextInAnyFormCounts(_ json: String) throws {
+        #expect(try codes(json) == [])
+    }
+
+    @Test func thePayloadSizeLimitIs4096SerializedBytesInclusive() throws {
+        func payload(totalBytes: Int) -> String {
+            let base = #"{"aps":{"alert":"x","mutable-content":1},"notification_id":"n","pad":""}"#
+            let pad = String(repeating: "a", count: totalBytes - base.utf8.count)
+            return #"{"aps":{"alert":"x","mutable-content":1},"notification_id":"n","pad":"\#(pad)"}"#
+        }
+        #expect(try codes(payload(totalBytes: 4096)) == [])
+        let over = Lints.payloadDiagnostics(for: try Payload(json: Array(payload(totalBytes: 4097).utf8)))
+        #expect(over.map(\.code) == ["payload_too_large"])
+        #expect(over[0].severity == .error)
+        #expect(over[0].message.contains("4097 bytes"))
+    }
+
+    @Test func theSizeIsCountedAsSerializedNotAsTheFileIsIndented() throws {
+        let indented = "{\n" + String(repeating: " ", count: 5000) + #""aps":{"alert":"x","mutable-content":1},"notification_id":"n"}"#
+        #expect(try codes(indented) == [])
+    }
+
+    @Test(arguments: [
+        #"{"aps":{"alert":"x","mutable-content":1}}"#,
+        #"{"aps":{"alert":"x","mutable-content":1},"notification_id":""}"#,
+        #"{"aps":{"alert":"x","mutable-content":1},"notification_id":null}"#,
+    ])
+    func aMissingNotificationIDWarns(_ json: String) throws {
+        let found = Lints.payloadDiagnostics(for: try Payload(json: Array(json.utf8)))
+        #expect(found.map(\.code) == ["notification_id_missing"])
+        #expect(found[0].severity == .warning)
+    }
+
+    @Test func aNumericNotificationIDCounts() throws {
+        #expect(try codes(#"{"aps":{"alert":"x","mutable-content":1},"notification_id":42}"#) == [])
+    }
+
+    @Test(arguments: [
+        (MediaType.mp3, 5_000_000, false), (.mp3, 5_000_001, true),
+        (.jpg, 10_000_000, false), (.png, 10_000_001, true),
+        (.mp4, 50_000_000, false), (.mp4, 50_000_001, true),
+    ])
+    func appleLimitsPerKind(type: MediaType, bytes: Int, over: Bool) {
+        #expect((Lints.iOSLimitDiagnostic(type: type, bytes: bytes) != nil) == over)
+    }
+
+    @Test(arguments: [
+        ("image/webp", "convert it to png or jpg"), ("image/heic", "convert it to png or jpg"),
+        ("image/svg+xml", "convert it to png or jpg"), ("image/bmp", "convert it to png or jpg"),
+        ("audio/x-m4a", "convert it to mp3"), ("audio/x-wav", "convert it to mp3"),
+        ("video/quicktime", "convert it to mp4"), ("text/html", "not media"),
+    ])
+    func unsupportedTypesComeWithAFix(mime: String, advice: String) {
+        #expect(Lints.conversionAdvice(forSniffedMime: mime).contains(advice))
+        let decision = TypeDecision(sniffedMime: mime, declaredMime: nil, urlExtension: nil)
+        #expect(decision.diagnostics.first { $0.code == "unsupported_type" }?.message.contains(advice) == true)
+    }
+}
+
+/// The same lints as users see them, with real media from the loopback server.
+@Suite struct LintCLITests {
+    let server = TestServer.shared
+
+    @Test func anMP3OverFiveMBPassesTheSDKButWarnsForIOS() throws {
+        // tone.mp3's real frames 1250 times over: 5,225,000 bytes of mp3.
+        let run = try ProcessRun.fetch(server.url("/repeat/1250/tone.mp3"))
+        #expect(run.outcome == "attached")
+        #expect(run.media["type"] as? String == "mp3")
+        #expect(run.diagnosticCodes == ["exceeds_ios_limit"])
+        #expect(run.report["passed"] as? Bool == true)
+        #expect(try ProcessRun.fetch(server.url("/media/tone.mp3")).diagnosticCodes == [])
+    }
+
+    @Test func aMislabeledJPEGNamesTheContentTypeToServe() throws {
+        let run = try ProcessRun.fetch(server.url("/media/photo.jpg?type=image/png"))
+        #expect(run.diagnosticCodes == ["type_mismatch"])
+        #expect(run.result.stderr.contains("serve it with Content-Type: image/jpeg"))
+        #expect(try ProcessRun.fetch(server.url("/media/photo.jpg")).diagnosticCodes == [])
+    }
+
+    @Test(arguments: [("badge.webp", "convert it to png or jpg"), ("voice.m4a", "convert it to mp3")])
+    func unsupportedMediaIsAttachedAsJPGWithAFix(name: String, advice: String) throws {
+        let run = try ProcessRun.fetch(server.url("/media/\(name)"))
+        #expect(run.outcome == "attached")
+        #expect(run.media["fallback"] as? Bool == true)
+        #expect(run.diagnosticCodes == ["unsupported_type"])
+        #expect(run.result.stderr.contains(advice))
+    }
+
+    @Test func payloadLintsRunEvenWhenTheMediaFails() throws {
+        let text = #"{"aps":{"badge":1},"notti_image_url":"\#(server.url("/status/404"))"}"#
+        let run = try ProcessRun.fetch("", payloadText: text)
+        #expect(run.reason == "http_error")
+        #expect(run.diagnosticCodes == ["http_error", "mutable_content_missing", "no_alert", "notification_id_missing"])
+        #expect(run.result.status == 0)
+    }
+
+    @Test func sniffGivesTheIOSLimitAndFormatAdvice() throws {
+        let result = try CLI.run(["sniff", Paths.medium("voice.m4a")])
+        #expect(result.stdout.contains("unsupported_type"))
+        #expect(result.stdout.contains("convert it to mp3"))
+    }
+}
