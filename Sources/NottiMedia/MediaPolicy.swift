@@ -22,19 +22,24 @@ public struct MediaPolicy: Sendable, Equatable {
     /// libcurl `CURLOPT_CONNECT_TO` entries (`HOST:PORT:CONNECT-HOST:CONNECT-PORT`),
     /// so bundled samples can name a stable host while a local server answers.
     public var connectTo: [String]
+    /// Refuse loopback, private, link-local, CGNAT, multicast and unspecified
+    /// addresses (off by default, as on a device).
+    public var denyPrivateNetworks: Bool
 
     public init(
         maxBytes: Int = MediaPolicy.sdkMaxBytes,
         timeoutSeconds: Double = MediaPolicy.sdkTimeoutSeconds,
         maxRedirects: Int = MediaPolicy.sdkMaxRedirects,
         extraCAFile: String? = nil,
-        connectTo: [String] = []
+        connectTo: [String] = [],
+        denyPrivateNetworks: Bool = false
     ) {
         self.maxBytes = maxBytes
         self.timeoutSeconds = timeoutSeconds
         self.maxRedirects = maxRedirects
         self.extraCAFile = extraCAFile
         self.connectTo = connectTo
+        self.denyPrivateNetworks = denyPrivateNetworks
     }
 
     /// The `limits` object of a report.

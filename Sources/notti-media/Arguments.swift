@@ -34,6 +34,7 @@ struct Options {
     var format = OutputFormat.text
     var strict = false
     var quiet = false
+    var denyPrivateNetworks = false
     var jobs: Int?
     var summaryOnly = false
     /// `--shard I/N`: check the payloads at positions that are I-1 modulo N.
@@ -50,11 +51,12 @@ enum Arguments {
     private static let accepted: [Command: [String: Bool]] = [
         .process: [
             "out": true, "timeout": true, "max-bytes": true, "cacert": true, "connect-to": true,
-            "report": false, "quiet": false,
+            "report": false, "quiet": false, "deny-private-networks": false,
         ],
         .check: [
             "out": true, "timeout": true, "max-bytes": true, "cacert": true, "connect-to": true,
             "jobs": true, "format": true, "strict": false, "quiet": false, "summary-only": false, "shard": true,
+            "deny-private-networks": false,
         ],
         .sniff: ["max-bytes": true, "format": true, "strict": false, "quiet": false],
     ]
@@ -136,6 +138,7 @@ enum Arguments {
         case "strict": options.strict = true
         case "quiet": options.quiet = true
         case "summary-only": options.summaryOnly = true
+        case "deny-private-networks": options.denyPrivateNetworks = true
         default: throw UsageError("unknown option '--\(flag)'")
         }
     }

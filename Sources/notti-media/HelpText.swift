@@ -46,6 +46,8 @@ enum HelpText {
           --max-bytes N          size limit in decoded bytes (default 10485760, the SDK's)
           --cacert FILE          also trust the CA certificates in FILE (PEM)
           --connect-to H:P:CH:CP connect to CH:CP whenever H:P is asked for (repeatable)
+          --deny-private-networks  refuse loopback, private, link-local, CGNAT, multicast and
+                                 unspecified addresses, on every connection (blocked_address)
           --quiet                print no findings on stderr
           -h, --help             this help
         """
@@ -73,6 +75,8 @@ enum HelpText {
           --max-bytes N          size limit in decoded bytes (default 10485760, the SDK's)
           --cacert FILE          also trust the CA certificates in FILE (PEM)
           --connect-to H:P:CH:CP connect to CH:CP whenever H:P is asked for (repeatable)
+          --deny-private-networks  refuse loopback, private, link-local, CGNAT, multicast and
+                                 unspecified addresses, on every connection (blocked_address)
           --quiet                no progress line on stderr
           -h, --help             this help
         """

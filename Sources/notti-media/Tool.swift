@@ -33,7 +33,8 @@ enum Tool {
             maxBytes: options.maxBytes ?? MediaPolicy.sdkMaxBytes,
             timeoutSeconds: options.timeoutSeconds ?? MediaPolicy.sdkTimeoutSeconds,
             extraCAFile: options.caFile,
-            connectTo: options.connectTo)
+            connectTo: options.connectTo,
+            denyPrivateNetworks: options.denyPrivateNetworks)
     }
 
     /// `--out DIR`, or a `notti-media` folder in the system temp dir.

@@ -106,6 +106,13 @@ final class CurlEasy {
         set(CURLOPT_NOPROGRESS, 0)
     }
 
+    /// `CURLOPT_OPENSOCKETFUNCTION` and `CURLOPT_OPENSOCKETDATA`: called with the
+    /// address of every connection before it is made.
+    func setOpenSocketCallback(_ callback: curl_opensocket_callback, context: UnsafeMutableRawPointer) {
+        _ = CCurlShim_setopt_opensocket_function(handle, callback)
+        _ = CCurlShim_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, context)
+    }
+
     // MARK: Transfer and results
 
     /// Runs the transfer; returns libcurl's result code.

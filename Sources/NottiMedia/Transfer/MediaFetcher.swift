@@ -46,7 +46,7 @@ final class MediaFetcher {
         } else {
             let sink = TransferSink(
                 easy: easy, fileDescriptor: fileDescriptor, maxBytes: policy.maxBytes,
-                deadline: deadline, cancellation: cancellation)
+                deadline: deadline, cancellation: cancellation, denyPrivateNetworks: policy.denyPrivateNetworks)
             let outcome = withExtendedLifetime(sink) {
                 sink.install(on: easy)
                 return transfer(&download, sink: sink, deadline: deadline, partialPath: partialPath)
@@ -80,6 +80,11 @@ final class MediaFetcher {
             case .deadline: return timeoutFailure()
             case .cancelled: return .interrupted
             case .status, nil: break
+            }
+            if code != CURLE_OK, let blocked = sink.blockedAddress {
+                return .failed(
+                    .blockedAddress,
+                    "refused to connect to \(blocked.text) (\(blocked.refusal)): --deny-private-networks allows public addresses only")
             }
             if code != CURLE_OK && code != CURLE_WRITE_ERROR {
                 if code == CURLE_FILESIZE_EXCEEDED && (200..<300).contains(status) {

@@ -27,6 +27,9 @@ final class TransferSink {
 
     private(set) var bytes = 0
     private(set) var stop: Stop?
+    /// The last address `--deny-private-networks` refused, and why.
+    private(set) var blockedAddress: (text: String, refusal: String)?
+    private let denyPrivateNetworks: Bool
     private let hasher = SHA256()
     private var statusChecked = false
     /// Bytes of a redirect's body skipped so far; libcurl only reports where a
@@ -34,7 +37,11 @@ final class TransferSink {
     private var skipped = 0
     private static let maxSkippedRedirectBody = 1 << 20
 
-    init(easy: CurlEasy, fileDescriptor: Int32, maxBytes: Int, deadline: ContinuousClock.Instant, cancellation: Cancellation?) {
+    init(
+        easy: CurlEasy, fileDescriptor: Int32, maxBytes: Int, deadline: ContinuousClock.Instant,
+        cancellation: Cancellation?, denyPrivateNetworks: Bool
+    ) {
+        self.denyPrivateNetworks = denyPrivateNetworks
         self.easy = easy.handle
         self.fileDescriptor = fileDescriptor
         self.maxBytes = maxBytes
@@ -97,7 +104,16 @@ final class TransferSink {
         return true
     }
 
-    /// Registers the two callbacks on `easy`, with `self` as their context.
+    /// The open-socket callback's work: a socket for `address`, or -1 to refuse it.
+    func openSocket(family: Int32, type: Int32, protocol: Int32, address: UnsafeRawPointer) -> Int32 {
+        if denyPrivateNetworks, let judged = AddressGuard.judge(address), let refusal = judged.refusal {
+            blockedAddress = (judged.text, refusal)
+            return -1
+        }
+        return socket(family, type | Int32(SOCK_CLOEXEC.rawValue), `protocol`)
+    }
+
+    /// Registers the callbacks on `easy`, with `self` as their context.
     /// The caller keeps `self` alive for as long as `easy` may call them.
     func install(on easy: CurlEasy) {
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -110,6 +126,15 @@ final class TransferSink {
             guard let context else { return 1 }
             let sink = Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue()
             return sink.shouldContinue() ? 0 : 1
+        }, context: context)
+        easy.setOpenSocketCallback({ context, purpose, address in
+            guard let context, let address else { return -1 }
+            let sink = Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue()
+            // libcurl's storage behind `addr` is large enough for any sockaddr.
+            let raw = UnsafeRawPointer(address) + MemoryLayout<curl_sockaddr>.offset(of: \.addr)!
+            return sink.openSocket(
+                family: address.pointee.family, type: address.pointee.socktype,
+                protocol: address.pointee.protocol, address: raw)
         }, context: context)
     }
 }
