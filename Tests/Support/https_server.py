@@ -2,11 +2,12 @@
 """A real HTTPS server on 127.0.0.1 for notti-media's tests, benchmarks and demo.
 
 It listens on kernel-picked ports and prints one JSON line on stdout:
-  {"port": P, "untrustedPort": U, "closedPort": C}
+  {"port": P, "untrustedPort": U, "closedPort": C, "stallPort": S}
 - P serves the routes below with a certificate signed by tls/test-ca.pem
   (names: media.notti.test, localhost, 127.0.0.1, ::1);
 - U serves the same routes with a self-signed certificate nobody trusts;
-- C is a port that was bound and closed: connecting to it is refused.
+- C is a port that was bound and closed: connecting to it is refused;
+- S accepts TCP connections and never says a word (a TLS handshake that stalls).
 It exits when its standard input closes, so it never outlives the process
 that started it.
 
@@ -29,6 +30,11 @@ Routes (GET):
   /status/CODE                that status, with a small HTML body (none for 204/304)
   /empty                      200 with Content-Length 0
   /stats                      request counts per path, as JSON
+Hostile routes:
+  /endless-headers            a status line, then a header line every 0.2 s, forever
+  /huge-header                a 1 MiB header line
+  /close-mid-body             Content-Length 100000, 50000 bytes, then the connection closes
+  /bad-chunked                chunked encoding with a chunk size that is not hex
 Prefixes that combine with any route:
   /u/TAG/ROUTE...             the same route, counted under its own path (so
                               tests sharing the server can count their requests)
@@ -215,6 +221,27 @@ class Handler(BaseHTTPRequestHandler):
     def route_loop(self, parts, query):
         self.redirect("/loop")
 
+    def route_endless_headers(self, parts, query):
+        self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+        for i in range(100000):
+            self.wfile.write(b"X-Wait-%d: still coming\r\n" % i)
+            time.sleep(0.2)
+
+    def route_huge_header(self, parts, query):
+        self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nX-Huge: " + b"a" * (1 << 20)
+                         + b"\r\nContent-Length: 4\r\n\r\nPNG!")
+
+    def route_close_mid_body(self, parts, query):
+        self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nContent-Length: 100000\r\n\r\n"
+                         + padded_jpeg(50000))
+        self.close_connection = True
+        self.request.shutdown(socket.SHUT_RDWR)
+
+    def route_bad_chunked(self, parts, query):
+        self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nTransfer-Encoding: chunked\r\n\r\n"
+                         + b"10\r\n" + JPEG_HEADER[:16] + b"\r\nzz-not-hex\r\n" + b"x" * 64 + b"\r\n0\r\n\r\n")
+        self.close_connection = True
+
     def route_status(self, parts, query):
         code = int(parts[0])
         self.simple(code, b"<h1>status %d</h1>" % code, "text/html")
@@ -243,6 +270,23 @@ class TLSServer(ThreadingHTTPServer):
         self.socket = context.wrap_socket(self.socket, server_side=True, do_handshake_on_connect=False)
 
 
+def stalling_listener():
+    """Accepts connections and holds them open without a word."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(256)
+    held = []
+
+    def accept_forever():
+        while True:
+            connection, _ = listener.accept()
+            held.append(connection)
+
+    threading.Thread(target=accept_forever, daemon=True).start()
+    return listener.getsockname()[1]
+
+
 def closed_port():
     probe = socket.socket()
     probe.bind(("127.0.0.1", 0))
@@ -265,6 +309,7 @@ def main():
         "port": trusted.server_address[1],
         "untrustedPort": untrusted.server_address[1],
         "closedPort": closed_port(),
+        "stallPort": stalling_listener(),
     }), flush=True)
     # Live exactly as long as whoever started us keeps our stdin open.
     try:

@@ -138,6 +138,9 @@ final class MediaFetcher {
             CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_USE_SSL_FAILED,
             CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_CLIENTCERT:
             return .failed(.tlsError, detail)
+        case CURLE_OUT_OF_MEMORY:
+            // What libcurl 7.88 reports for response headers over its 100 KiB cap.
+            return .failed(.networkError, "the response headers are larger than libcurl accepts (\(detail))")
         default:
             return .failed(.networkError, detail)
         }

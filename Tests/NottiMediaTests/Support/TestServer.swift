@@ -12,6 +12,8 @@ final class TestServer: @unchecked Sendable {
     let untrustedPort: Int
     /// Bound once and closed: connecting is refused.
     let closedPort: Int
+    /// Accepts TCP and never answers: a TLS handshake that stalls.
+    let stallPort: Int
     private let process: Process
     private let stdinPipe: Pipe
 
@@ -33,11 +35,13 @@ final class TestServer: @unchecked Sendable {
             line.append(byte)
         }
         guard let ports = try? JSONSerialization.jsonObject(with: line) as? [String: Int],
-              let port = ports["port"], let untrusted = ports["untrustedPort"], let closed = ports["closedPort"]
+              let port = ports["port"], let untrusted = ports["untrustedPort"], let closed = ports["closedPort"],
+              let stall = ports["stallPort"]
         else { fatalError("the test server did not report its ports: \(String(decoding: line, as: UTF8.self))") }
         self.port = port
         self.untrustedPort = untrusted
         self.closedPort = closed
+        self.stallPort = stall
         self.process = process
         self.stdinPipe = stdinPipe
     }
