@@ -5,6 +5,8 @@ public struct Attachment: Sendable, Equatable {
 
     /// `file://` URL of the stored attachment, named by its SHA-256.
     public var fileURL: String
+    /// The same file as a path.
+    public var filePath: String
     public var type: MediaType
     /// What libmagic says the bytes are (for a fallback, not image/jpeg).
     public var mimeType: String

@@ -100,7 +100,7 @@ public final class ServiceExtension {
         facts.bytes = file.bytes
         facts.sha256 = file.sha256
         let attachment = Attachment(
-            fileURL: URL(fileURLWithPath: storedPath).absoluteString, type: decision.type,
+            fileURL: URL(fileURLWithPath: storedPath).absoluteString, filePath: storedPath, type: decision.type,
             mimeType: sniffedMime, size: file.bytes, sha256: file.sha256)
         let warnings = decision.diagnostics + [Lints.iOSLimitDiagnostic(type: decision.type, bytes: file.bytes)].compactMap { $0 }
         return MediaResult(facts: facts, attachment: attachment, failure: nil, warnings: warnings)

@@ -37,6 +37,8 @@ struct Options {
     var denyPrivateNetworks = false
     var jobs: Int?
     var summaryOnly = false
+    /// `--html FILE`: the visual preview page.
+    var htmlPath: String?
     /// `--shard I/N`: check the payloads at positions that are I-1 modulo N.
     var shard: (index: Int, count: Int)?
 
@@ -56,7 +58,7 @@ enum Arguments {
         .check: [
             "out": true, "timeout": true, "max-bytes": true, "cacert": true, "connect-to": true,
             "jobs": true, "format": true, "strict": false, "quiet": false, "summary-only": false, "shard": true,
-            "deny-private-networks": false,
+            "deny-private-networks": false, "html": true,
         ],
         .sniff: ["max-bytes": true, "format": true, "strict": false, "quiet": false],
     ]
@@ -127,6 +129,7 @@ enum Arguments {
         case "connect-to": "HOST:PORT:CONNECT-HOST:CONNECT-PORT"
         case "format": "text, json or junit"
         case "jobs": "N, concurrent downloads from 1 to 256"
+        case "html": "FILE, the preview page to write"
         case "shard": "I/N, with 1 <= I <= N"
         default: "a value"
         }
@@ -175,6 +178,9 @@ enum Arguments {
                 throw UsageError("--format expects \(names.dropLast().joined(separator: ", ")) or \(names.last!), not '\(value)'")
             }
             options.format = format
+        case "html":
+            guard !value.isEmpty else { throw UsageError("--html expects \(valueName(option))") }
+            options.htmlPath = value
         case "jobs":
             guard let jobs = Int(value), (1...256).contains(jobs) else {
                 throw UsageError("--jobs expects \(valueName(option)), not '\(value)'")

@@ -9,9 +9,11 @@ struct CheckCommand {
     func run() -> Int32 {
         let sources: PayloadSources
         let format: CheckFormat
+        let preview: HTMLPreview?
         do {
             sources = try PayloadSources(paths: options.operands, cancellation: Signals.cancellation)
             format = try makeFormat()
+            preview = try options.htmlPath.map { path throws(UsageError) in try HTMLPreview(path: path) }
         } catch {
             Console.fail(error.message)
             return ExitCode.usage
@@ -25,7 +27,8 @@ struct CheckCommand {
             pipeline = try CheckPipeline(.init(
                 jobs: options.jobs ?? Options.defaultJobs, policy: Tool.policy(from: options),
                 outputDirectory: outputDirectory, strict: options.strict,
-                cancellation: Signals.cancellation, render: format.render))
+                cancellation: Signals.cancellation,
+                render: { report in [format.render(report), preview?.card.render(report)] }))
         } catch {
             Console.fail(error.message)
             return ExitCode.usage
@@ -33,10 +36,11 @@ struct CheckCommand {
         let progress = options.quiet || !Console.stderrIsTerminal || options.format != .text ? nil : ProgressLine()
         let tally = Tally()
         pipeline.start { record in
-            if let rendered = record.rendered {
+            if let rendered = record.outputs[0] {
                 progress?.clear()
                 format.write(rendered)
             }
+            if let card = record.outputs[1] { preview?.add(record, card: card) }
             tally.add(record)
             progress?.update(done: tally.done, failed: tally.failed)
         }
@@ -49,6 +53,12 @@ struct CheckCommand {
         let summary = pipeline.finish()
         progress?.clear()
         format.finish(summary)
+        do {
+            try preview?.finish(summary)
+        } catch {
+            Console.fail(error.message)
+            return ExitCode.usage
+        }
         if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
         return summary.failed > 0 ? ExitCode.failed : ExitCode.success
     }

@@ -67,6 +67,8 @@ enum HelpText {
                                  json: one report per line, then a {"summary": ...} record;
                                  junit: JUnit XML, a testcase per payload
           --summary-only         print only the summary (text or json)
+          --html FILE            also write a preview page: every push drawn as the phone shows
+                                 it, media in FILE-without-extension-media/ (works offline)
           --jobs N               concurrent downloads (default 8)
           --shard I/N            check only the payloads at positions I-1 modulo N
           --strict               fail on warnings too

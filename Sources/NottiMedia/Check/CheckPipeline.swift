@@ -15,12 +15,12 @@ public final class CheckPipeline: @unchecked Sendable {
         /// Warnings fail payloads too.
         public var strict: Bool
         public var cancellation: Cancellation?
-        /// Turns a finished report into its output; runs on worker threads.
-        public var render: @Sendable (Report) -> String?
+        /// Turns a finished report into one rendering per output; runs on worker threads.
+        public var render: @Sendable (Report) -> [String?]
 
         public init(
             jobs: Int, policy: MediaPolicy, outputDirectory: String, strict: Bool,
-            cancellation: Cancellation?, render: @escaping @Sendable (Report) -> String?
+            cancellation: Cancellation?, render: @escaping @Sendable (Report) -> [String?]
         ) {
             self.jobs = jobs
             self.policy = policy
@@ -231,6 +231,6 @@ public final class CheckPipeline: @unchecked Sendable {
         return CheckRecord(
             sequence: sequence, source: report.source, passed: report.passed,
             diagnostics: report.diagnostics, media: MediaVerdict(report: report, result: media),
-            rendered: configuration.render(report))
+            attachment: media?.attachment, outputs: configuration.render(report))
     }
 }

@@ -1,5 +1,5 @@
 /// One checked payload as the writer needs it: its verdict for the summary
-/// and its output, already rendered by the worker that finished it.
+/// and its outputs, already rendered by the worker that finished it.
 public struct CheckRecord: Sendable {
     /// Position in the input (after sharding), which fixes the output order.
     public var sequence: Int
@@ -9,6 +9,8 @@ public struct CheckRecord: Sendable {
     public var diagnostics: [Diagnostic]
     /// The verdict of the media URL this payload named, if any.
     public var media: MediaVerdict?
-    /// This record's output in the chosen format; nil writes nothing.
-    public var rendered: String?
+    /// The attached file, when there is one.
+    public var attachment: Attachment?
+    /// One rendering per output the run writes (nil: nothing for this record).
+    public var outputs: [String?]
 }

@@ -1,0 +1,118 @@
+import NottiMedia
+
+/// One payload drawn as an iOS notification banner, with the expanded
+/// (long-press) view and, for a failure, why. Runs on worker threads.
+///
+/// Every string from a payload is untrusted: it is escaped, never interpreted.
+struct HTMLCard: Sendable {
+    /// The folder beside the page that holds the media, e.g. `report-media`.
+    let mediaFolderName: String
+
+    func render(_ report: Report) -> String {
+        let content = report.content
+        let title = content?["title"]?.stringValue
+        let subtitle = content?["subtitle"]?.stringValue
+        let body = content?["body"]?.stringValue
+        let attachment = report.outcome == .attached ? content?["attachments"].flatMap(firstAttachment) : nil
+        let hasWarnings = report.diagnostics.contains { $0.severity == .warning }
+        let status = report.passed ? "passed" : "failed"
+        let searchable = [report.source, title, subtitle, body].compactMap { $0 }.joined(separator: " ").lowercased()
+        let label = title ?? body ?? report.source
+
+        var html = "<li class=\"card \(status)\(hasWarnings ? " warned" : "")\" data-status=\"\(status)\""
+        html += " data-warnings=\"\(hasWarnings ? 1 : 0)\" data-text=\"\(htmlEscape(searchable))\">\n"
+        html += "<article aria-label=\"\(htmlEscape(label))\">\n"
+        html += "<p class=\"source\"><span class=\"badge \(status)\">\(report.passed ? (hasWarnings ? "passed, with warnings" : "passed") : "failed")</span> "
+        html += "<code>\(htmlEscape(report.source))</code> <span class=\"outcome\">\(htmlEscape(outcomeText(report)))</span></p>\n"
+        html += "<div class=\"banner\">\n<div class=\"icon\" aria-hidden=\"true\">N</div>\n<div class=\"text\">\n"
+        html += "<p class=\"meta\"><span class=\"app\">NOTTI</span><span class=\"when\">now</span></p>\n"
+        if let title { html += "<h3 class=\"title\">\(htmlEscape(title))</h3>\n" }
+        if let subtitle { html += "<p class=\"subtitle\">\(htmlEscape(subtitle))</p>\n" }
+        if let body { html += "<p class=\"body\">\(htmlEscape(body))</p>\n" }
+        if title == nil && subtitle == nil && body == nil {
+            html += "<p class=\"body empty\">(no alert text: iOS shows nothing, and the extension does not run)</p>\n"
+        }
+        html += "</div>\n"
+        if let attachment { html += thumbnail(attachment, label: label) }
+        html += "</div>\n"
+        if let attachment {
+            html += "<details class=\"expanded\"><summary>Expanded view (long press)</summary>\n<div class=\"large\">"
+            html += fullMedia(attachment, label: label)
+            html += "</div>\n"
+            if let title { html += "<h3 class=\"title\">\(htmlEscape(title))</h3>\n" }
+            if let subtitle { html += "<p class=\"subtitle\">\(htmlEscape(subtitle))</p>\n" }
+            if let body { html += "<p class=\"full-body\">\(htmlEscape(body))</p>\n" }
+            html += "</details>\n"
+        }
+        if !report.diagnostics.isEmpty {
+            html += "<section class=\"why\"><h4>\(report.passed ? "Warnings" : "Why")</h4>\n<ul>\n"
+            for diagnostic in report.diagnostics {
+                html += "<li class=\"\(diagnostic.severity.rawValue)\"><strong>\(diagnostic.severity.rawValue)</strong> "
+                html += "<code>\(htmlEscape(diagnostic.code))</code> \(htmlEscape(diagnostic.message))</li>\n"
+            }
+            html += "</ul></section>\n"
+        }
+        html += "</article>\n</li>"
+        return html
+    }
+
+    private struct Shown {
+        var name: String
+        var type: String
+    }
+
+    private func firstAttachment(_ attachments: JSONValue) -> Shown? {
+        guard case .array(let list) = attachments, let first = list.first,
+              let sha = first["sha256"]?.stringValue, let type = first["type"]?.stringValue
+        else { return nil }
+        return Shown(name: "\(sha).\(type)", type: type)
+    }
+
+    private func source(_ shown: Shown) -> String {
+        "\(htmlEscape(mediaFolderName))/\(shown.name)"
+    }
+
+    private func thumbnail(_ shown: Shown, label: String) -> String {
+        switch shown.type {
+        case "mp4": "<video class=\"thumb\" src=\"\(source(shown))\" muted preload=\"metadata\" aria-label=\"\(htmlEscape(label))\"></video>\n"
+        case "mp3": "<span class=\"thumb audio\" role=\"img\" aria-label=\"audio: \(htmlEscape(label))\">&#9835;</span>\n"
+        default: "<img class=\"thumb\" src=\"\(source(shown))\" alt=\"\(htmlEscape(label))\">\n"
+        }
+    }
+
+    private func fullMedia(_ shown: Shown, label: String) -> String {
+        switch shown.type {
+        case "mp4": "<video src=\"\(source(shown))\" controls playsinline preload=\"metadata\" aria-label=\"\(htmlEscape(label))\"></video>"
+        case "mp3": "<audio src=\"\(source(shown))\" controls preload=\"metadata\" aria-label=\"\(htmlEscape(label))\"></audio>"
+        default: "<img src=\"\(source(shown))\" alt=\"\(htmlEscape(label))\">"
+        }
+    }
+
+    private func outcomeText(_ report: Report) -> String {
+        switch report.outcome {
+        case .attached:
+            let media = report.media
+            return "attached \(media?.decision?.type.rawValue ?? "") · \(media?.bytes ?? 0) bytes"
+        case .unchanged: return "delivered without media (\(report.reason?.rawValue ?? ""))"
+        case .invalidPayload: return "not delivered: invalid payload"
+        }
+    }
+}
+
+/// Escapes text for HTML content and attribute values.
+func htmlEscape(_ text: String) -> String {
+    var escaped = ""
+    escaped.reserveCapacity(text.utf8.count)
+    for character in text.unicodeScalars {
+        switch character {
+        case "&": escaped += "&amp;"
+        case "<": escaped += "&lt;"
+        case ">": escaped += "&gt;"
+        case "\"": escaped += "&quot;"
+        case "'": escaped += "&#39;"
+        case "\u{00}": escaped += "\u{FFFD}"
+        default: escaped.unicodeScalars.append(character)
+        }
+    }
+    return escaped
+}

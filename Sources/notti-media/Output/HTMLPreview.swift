@@ -1,0 +1,195 @@
+import Foundation
+import Glibc
+import NottiMedia
+
+/// `check --html FILE`: a page that shows every push as the phone would, with
+/// its media in `FILE`-without-extension + `-media/` (one file per content
+/// hash, referenced relatively), so the two can be zipped and opened anywhere.
+/// No network resources: styles and the filter script are inline.
+///
+/// Cards stream to a temporary spool as records arrive (the header's totals
+/// are known only at the end), so memory stays flat.
+final class HTMLPreview: @unchecked Sendable {
+    let pagePath: String
+    let mediaFolder: String
+    let card: HTMLCard
+    // Used by the writer thread only, then by `finish`.
+    private let spool: UnsafeMutablePointer<FILE>
+    private var copied: Set<String> = []
+    private var warned = 0
+
+    /// - Throws: `UsageError` when the page or its media folder cannot be written.
+    init(path: String) throws(UsageError) {
+        let page = URL(fileURLWithPath: path).standardizedFileURL
+        let folder = page.deletingPathExtension().path + "-media"
+        var isDirectory: ObjCBool = false
+        let parent = page.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw UsageError("--html: the folder \(parent) does not exist")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw UsageError("--html: cannot create \(folder)")
+        }
+        guard let spool = tmpfile() else { throw UsageError("--html: cannot create a temporary file") }
+        self.pagePath = page.path
+        self.mediaFolder = folder
+        self.card = HTMLCard(mediaFolderName: URL(fileURLWithPath: folder).lastPathComponent)
+        self.spool = spool
+    }
+
+    deinit {
+        fclose(spool)
+    }
+
+    /// Adds a record's card, copying its media beside the page the first time it is seen.
+    func add(_ record: CheckRecord, card html: String) {
+        if record.diagnostics.contains(where: { $0.severity == .warning }) { warned += 1 }
+        if let attachment = record.attachment, copied.insert(attachment.sha256).inserted {
+            let name = URL(fileURLWithPath: attachment.filePath).lastPathComponent
+            let target = "\(mediaFolder)/\(name)"
+            if access(target, F_OK) != 0 && link(attachment.filePath, target) != 0 {
+                try? FileManager.default.copyItem(atPath: attachment.filePath, toPath: target)
+            }
+        }
+        fputs(html, spool)
+        fputc(0x0A, spool)
+    }
+
+    /// Writes the page (to a temporary name, then renamed, so no half page is left).
+    func finish(_ summary: CheckSummary) throws(UsageError) {
+        let temporary = pagePath + ".partial"
+        guard let page = fopen(temporary, "w") else { throw UsageError("--html: cannot write \(pagePath)") }
+        let bytes = summary.mediaByImpact.reduce(0) { $0 + ($1.verdict.reason == nil ? $1.verdict.bytes ?? 0 : 0) }
+        fputs(Self.head, page)
+        fputs("""
+            <header>
+            <h1>notti-media: \(summary.payloads) push\(summary.payloads == 1 ? "" : "es") as the phone shows them\(summary.interrupted ? " (interrupted)" : "")</h1>
+            <dl class="totals">
+            <div><dt>passed</dt><dd>\(summary.passed)</dd></div>
+            <div class="bad"><dt>failed</dt><dd>\(summary.failed)</dd></div>
+            <div class="warn"><dt>with warnings</dt><dd>\(warned)</dd></div>
+            <div><dt>payloads</dt><dd>\(summary.payloads)</dd></div>
+            <div><dt>distinct media</dt><dd>\(summary.mediaByImpact.count)</dd></div>
+            <div><dt>bytes downloaded</dt><dd>\(bytes)</dd></div>
+            </dl>
+            <form class="filters" hidden role="search" onsubmit="return false">
+            <fieldset><legend>Show</legend>
+            <label><input type="radio" name="show" value="all" checked> all</label>
+            <label><input type="radio" name="show" value="failed"> failed</label>
+            <label><input type="radio" name="show" value="warnings"> warnings</label>
+            </fieldset>
+            <label>Find <input type="search" name="find" placeholder="title, body or file"></label>
+            </form>
+            </header>
+            <main>
+            <h2>Payloads, in input order</h2>
+            <ol class="cards">
+
+            """, page)
+        rewind(spool)
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, spool)
+            if count == 0 { break }
+            fwrite(buffer, 1, count, page)
+        }
+        fputs("</ol>\n</main>\n" + Self.script + "</body>\n</html>\n", page)
+        let failed = ferror(page) != 0
+        fclose(page)
+        guard !failed, rename(temporary, pagePath) == 0 else {
+            unlink(temporary)
+            throw UsageError("--html: cannot write \(pagePath)")
+        }
+    }
+
+    private static let head = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src 'self' file:; media-src 'self' file:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+        <title>notti-media preview</title>
+        <style>
+        :root { color-scheme: light dark; --bg: #f2f2f7; --card: #ffffff; --banner: rgba(245,245,247,.96); --text: #1c1c1e;
+          --muted: #6e6e73; --line: #d1d1d6; --bad: #d70015; --warn: #b25000; --good: #248a3d; }
+        @media (prefers-color-scheme: dark) { :root { --bg: #000000; --card: #1c1c1e; --banner: rgba(44,44,46,.96);
+          --text: #f2f2f7; --muted: #aeaeb2; --line: #3a3a3c; --bad: #ff6961; --warn: #ffb340; --good: #30d158; } }
+        * { box-sizing: border-box; }
+        body { margin: 0; background: var(--bg); color: var(--text);
+          font: 15px/1.35 -apple-system, system-ui, "Segoe UI", Roboto, "Helvetica Neue", sans-serif; }
+        header, main { max-width: 760px; margin: 0 auto; padding: 16px; }
+        h1 { font-size: 20px; margin: 8px 0 12px; }
+        h2 { font-size: 15px; color: var(--muted); font-weight: 600; margin: 4px 0 8px; }
+        .totals { display: flex; flex-wrap: wrap; gap: 8px; margin: 0 0 12px; }
+        .totals div { background: var(--card); border-radius: 12px; padding: 8px 12px; min-width: 96px; }
+        .totals dt { font-size: 12px; color: var(--muted); }
+        .totals dd { margin: 0; font-size: 20px; font-weight: 700; }
+        .totals .bad dd { color: var(--bad); } .totals .warn dd { color: var(--warn); }
+        .filters { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; }
+        .filters fieldset { border: 0; padding: 0; margin: 0; display: flex; gap: 10px; }
+        .filters legend { float: left; margin-right: 8px; color: var(--muted); }
+        .filters input[type=search] { font: inherit; padding: 6px 10px; border-radius: 10px; border: 1px solid var(--line);
+          background: var(--card); color: var(--text); min-width: 200px; }
+        .cards { list-style: none; padding: 0; margin: 0; display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; }
+        .card, .card article, .why li, .source code { min-width: 0; overflow-wrap: anywhere; }
+        .card article { background: var(--card); border-radius: 18px; padding: 12px; border-left: 4px solid var(--good); }
+        .card.failed article { border-left-color: var(--bad); } .card.warned article { border-left-color: var(--warn); }
+        .source { margin: 0 0 8px; font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
+        .badge { font-weight: 700; color: var(--good); } .badge.failed { color: var(--bad); }
+        .banner { display: flex; gap: 10px; align-items: flex-start; background: var(--banner); border-radius: 16px;
+          padding: 10px 12px; box-shadow: 0 1px 3px rgba(0,0,0,.18); }
+        .icon { flex: none; width: 38px; height: 38px; border-radius: 9px; background: linear-gradient(135deg,#ff9500,#ff2d55);
+          color: #fff; font-weight: 800; display: grid; place-items: center; font-size: 20px; }
+        .text { flex: 1; min-width: 0; }
+        .meta { display: flex; justify-content: space-between; margin: 0; font-size: 12px; color: var(--muted); }
+        .title { margin: 1px 0 0; font-size: 15px; font-weight: 650; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+        .subtitle { margin: 0; font-weight: 500; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+        .body { margin: 0; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 4; line-clamp: 4;
+          overflow: hidden; overflow-wrap: anywhere; }
+        .body.empty { color: var(--muted); font-style: italic; }
+        .thumb { flex: none; width: 38px; height: 38px; border-radius: 7px; object-fit: cover; background: var(--line); }
+        .thumb.audio { display: grid; place-items: center; font-size: 22px; }
+        .expanded { margin-top: 8px; }
+        .expanded summary { cursor: pointer; color: var(--muted); font-size: 13px; }
+        .large img, .large video { display: block; width: 100%; max-height: 420px; object-fit: contain; border-radius: 14px;
+          background: #000; margin-top: 8px; }
+        .large audio { width: 100%; margin-top: 8px; }
+        .full-body { white-space: pre-wrap; overflow-wrap: anywhere; margin: 2px 0 0; }
+        .why { margin-top: 10px; font-size: 13px; }
+        .why h4 { margin: 0 0 4px; font-size: 13px; }
+        .why ul { margin: 0; padding-left: 18px; }
+        .why li { margin: 2px 0; overflow-wrap: anywhere; }
+        .why .error strong { color: var(--bad); } .why .warning strong { color: var(--warn); }
+        code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
+        [hidden] { display: none !important; }
+        </style>
+        </head>
+        <body>
+
+        """
+
+    /// Progressive enhancement: without it, every card shows and the filters stay hidden.
+    private static let script = """
+        <script>
+        (function () {
+          var form = document.querySelector(".filters"), cards = document.querySelectorAll(".card");
+          form.hidden = false;
+          function apply() {
+            var show = form.querySelector("input[name=show]:checked").value;
+            var find = form.elements.find.value.trim().toLowerCase();
+            cards.forEach(function (card) {
+              var keep = (show === "all" || (show === "failed" && card.dataset.status === "failed")
+                || (show === "warnings" && card.dataset.warnings === "1"))
+                && (!find || card.dataset.text.indexOf(find) >= 0);
+              card.hidden = !keep;
+            });
+          }
+          form.addEventListener("input", apply);
+        })();
+        </script>
+
+        """
+}
