@@ -8,6 +8,8 @@ enum CLI {
         var stderr: String
         /// How long the process ran.
         var seconds: Double
+        /// How long it ran on after `whileRunning` returned (after a test's signal, say).
+        var secondsAfterWhileRunning: Double?
 
         /// stdout parsed as one JSON object.
         var json: [String: Any] {
@@ -61,14 +63,18 @@ enum CLI {
         process.standardInput = try FileHandle(forReadingFrom: inURL)
         let start = Date()
         try process.run()
-        whileRunning?(process.processIdentifier)
+        var callbackReturned: Date?
+        if let whileRunning {
+            whileRunning(process.processIdentifier)
+            callbackReturned = Date()
+        }
         process.waitUntilExit()
         let seconds = Date().timeIntervalSince(start)
         return Result(
             status: process.terminationStatus,
             stdout: try String(contentsOf: outURL, encoding: .utf8),
             stderr: try String(contentsOf: errURL, encoding: .utf8),
-            seconds: seconds)
+            seconds: seconds, secondsAfterWhileRunning: callbackReturned.map { Date().timeIntervalSince($0) })
     }
 
     /// A trusted GET through the system's curl, for the server's own endpoints.
