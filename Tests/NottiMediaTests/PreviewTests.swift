@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// `check --html`: the page as headless Chromium renders it.
+@Suite struct PreviewTests {
+    let server = TestServer.shared
+
+    private func makePreview(_ lines: [String]) throws -> (dom: String, page: URL, folder: URL, result: CLI.Result) {
+        let folder = Paths.temporaryFolder()
+        let page = folder.appendingPathComponent("report.html")
+        let result = try CLI.run(
+            ["check", "--cacert", Paths.testCA, "--html", page.path, "-"], stdin: lines.joined(separator: "\n"))
+        return (try Browser.renderedDOM(of: page.path), page, folder, result)
+    }
+
+    @Test func onePushACardFailuresMarkedMediaBesideThePage() throws {
+        let lines = [
+            payload(url: server.url("/media/logo.png")), payload(url: server.url("/media/spinner.gif")),
+            payload(url: server.url("/media/clip.mp4")), payload(url: server.url("/media/tone.mp3")),
+            payload(url: server.url("/status/404")), payload(url: "http://cdn.example.com/x.png"),
+            payload(url: server.url("/media/logo.png")), "{not json",
+        ]
+        let (dom, _, folder, result) = try makePreview(lines)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(result.status == 1)
+        #expect(Browser.count("<li class=\"card ", in: dom) == 8)
+        #expect(Browser.count("<li class=\"card failed", in: dom) == 3)
+        #expect(Browser.count("<video [^>]*controls", in: dom) == 1)
+        #expect(Browser.count("<audio [^>]*controls", in: dom) == 1)
+        let sources = Browser.captures("src=\"([^\"]+)\"", in: dom)
+        #expect(!sources.isEmpty)
+        for source in sources {
+            #expect(source.hasPrefix("report-media/"), "\(source) is not beside the page")
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(source).path), "\(source) is missing")
+        }
+        #expect(Paths.contents(of: folder.appendingPathComponent("report-media")).count == 4, "one file per content hash")
+        #expect(dom.contains("http_error"))
+        #expect(dom.contains("<form class=\"filters\" role=\"search\""), "the inline script ran and showed the filters")
+    }
+
+    @Test func aHostileTitleIsShownAsTextAndCreatesNoElement() throws {
+        let hostile = #"{"aps":{"alert":{"title":"<img src=x onerror=alert(1)>","body":"<script>alert(2)</script>"},"mutable-content":1},"notification_id":"n","notti_image_url":"\#(server.url("/media/logo.png"))"}"#
+        let (dom, _, folder, _) = try makePreview([hostile])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let summary = try Browser.summary(of: dom)
+        #expect(summary.titles.contains("<img src=x onerror=alert(1)>"), "shown as those characters")
+        let attributes = summary.elements.map { $0["attrs"] as? [String: Any] ?? [:] }
+        #expect(!attributes.contains { $0["onerror"] != nil }, "no element made from the title")
+        #expect(!attributes.contains { $0["src"] as? String == "x" })
+        #expect(summary.elements.filter { $0["tag"] as? String == "script" }.count == 1, "only the page's own script")
+        #expect(summary.elements.filter { $0["tag"] as? String == "img" }.count == 2, "the thumbnail and the expanded image")
+    }
+
+    @Test func thePageNamesNoNetworkResource() throws {
+        let (_, page, folder, _) = try makePreview([payload(url: server.url("/media/photo.jpg"))])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let references = Browser.captures("(?:src|href)=\"([^\"]*)\"", in: html)
+        #expect(references.allSatisfy { !$0.contains("//") }, "\(references)")
+        #expect(!html.contains("@import") && !html.contains("url("))
+    }
+}
