@@ -208,3 +208,26 @@ import Testing
         #expect(summary["payloads"] as? Int == 1)
     }
 }
+
+/// The progress line is for a person at a terminal: `script` gives the tool one.
+@Suite struct ProgressLineTests {
+    let server = TestServer.shared
+
+    @Test func aTerminalGetsALiveProgressLineAndQuietSilencesIt() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("slow.jsonl").path
+        let lines = (0..<6).map { payload(url: server.url("/slow/150/media/logo.png?n=\($0)")) }
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+        func onTerminal(_ extra: String) throws -> String {
+            let command = "\(CLI.binary) check --jobs 1 --cacert \(Paths.testCA) \(extra) \(path)"
+            return try CLI.run(executable: "/usr/bin/script", ["-qefc", command, "/dev/null"]).stdout
+        }
+        let shown = try onTerminal("")
+        #expect(shown.contains("\u{1B}[Kchecked "), "a progress line was drawn")
+        #expect(shown.contains("checked 6 payloads: 6 passed, 0 failed"))
+        let quiet = try onTerminal("--quiet")
+        #expect(!quiet.contains("\u{1B}[K"))
+        #expect(quiet.contains("checked 6 payloads: 6 passed, 0 failed"))
+    }
+}
