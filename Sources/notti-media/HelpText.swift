@@ -29,6 +29,16 @@ enum HelpText {
         2 bad usage or an unreadable or invalid payload, 130 SIGINT, 143 SIGTERM.
         """
 
+    /// The download options `process` and `check` share (each has its own parser entry).
+    static let downloadOptions = """
+          --timeout SECONDS      deadline for the whole transfer (default 20, the SDK's)
+          --max-bytes N          size limit in decoded bytes (default 10485760, the SDK's)
+          --cacert FILE          also trust the CA certificates in FILE (PEM)
+          --connect-to H:P:CH:CP connect to CH:CP whenever H:P is asked for (repeatable)
+          --deny-private-networks  refuse loopback, private, link-local, CGNAT, multicast and
+                                 unspecified addresses, on every connection (blocked_address)
+        """
+
     static let process = """
         Usage: notti-media process PAYLOAD|- [options]
 
@@ -42,12 +52,7 @@ enum HelpText {
                                  content) instead of the content
           --out DIR              where attachments are stored, named by SHA-256
                                  (default: notti-media in the system temp folder)
-          --timeout SECONDS      deadline for the whole transfer (default 20, the SDK's)
-          --max-bytes N          size limit in decoded bytes (default 10485760, the SDK's)
-          --cacert FILE          also trust the CA certificates in FILE (PEM)
-          --connect-to H:P:CH:CP connect to CH:CP whenever H:P is asked for (repeatable)
-          --deny-private-networks  refuse loopback, private, link-local, CGNAT, multicast and
-                                 unspecified addresses, on every connection (blocked_address)
+        \(downloadOptions)
           --quiet                print no findings on stderr
           -h, --help             this help
         """
@@ -73,12 +78,7 @@ enum HelpText {
           --shard I/N            check only the payloads at positions I-1 modulo N
           --strict               fail on warnings too
           --out DIR              keep attachments here, by SHA-256 (default: none are kept)
-          --timeout SECONDS      deadline for each transfer (default 20, the SDK's)
-          --max-bytes N          size limit in decoded bytes (default 10485760, the SDK's)
-          --cacert FILE          also trust the CA certificates in FILE (PEM)
-          --connect-to H:P:CH:CP connect to CH:CP whenever H:P is asked for (repeatable)
-          --deny-private-networks  refuse loopback, private, link-local, CGNAT, multicast and
-                                 unspecified addresses, on every connection (blocked_address)
+        \(downloadOptions)
           --quiet                no progress line on stderr
           -h, --help             this help
         """

@@ -16,8 +16,15 @@ import Testing
 
     @Test func helpListsEveryOptionTheParserAccepts() throws {
         let process = try CLI.run(["process", "--help"]).stdout
-        for option in ["--report", "--out", "--timeout", "--max-bytes", "--cacert", "--connect-to", "--quiet"] {
+        for option in ["--report", "--out", "--timeout", "--max-bytes", "--cacert", "--connect-to", "--deny-private-networks", "--quiet"] {
             #expect(process.contains(option))
+        }
+        let check = try CLI.run(["check", "--help"]).stdout
+        for option in [
+            "--format", "--summary-only", "--html", "--jobs", "--shard", "--strict", "--out", "--timeout", "--max-bytes",
+            "--cacert", "--connect-to", "--deny-private-networks", "--quiet",
+        ] {
+            #expect(check.contains(option))
         }
         let sniff = try CLI.run(["sniff", "--help"]).stdout
         for option in ["--format", "--max-bytes", "--strict", "--quiet"] {
