@@ -31,7 +31,8 @@ struct Options {
     var caFile: String?
     var connectTo: [String] = []
     var report = false
-    var format = OutputFormat.text
+    /// `--format`; nil means the command's default (json for process, text otherwise).
+    var format: OutputFormat?
     var strict = false
     var quiet = false
     var denyPrivateNetworks = false
@@ -53,7 +54,7 @@ enum Arguments {
     private static let accepted: [Command: [String: Bool]] = [
         .process: [
             "out": true, "timeout": true, "max-bytes": true, "cacert": true, "connect-to": true,
-            "report": false, "quiet": false, "deny-private-networks": false,
+            "report": false, "quiet": false, "deny-private-networks": false, "format": true, "strict": false,
         ],
         .check: [
             "out": true, "timeout": true, "max-bytes": true, "cacert": true, "connect-to": true,
@@ -200,6 +201,9 @@ enum Arguments {
     private static func validateOperands(_ options: Options) throws(UsageError) {
         switch options.command {
         case .process:
+            if options.report && options.format == .text {
+                throw UsageError("--report prints the report as JSON; it does not go with --format text")
+            }
             guard options.operands.count == 1 else {
                 throw UsageError(options.operands.isEmpty
                     ? "process expects one PAYLOAD file, or - for standard input"

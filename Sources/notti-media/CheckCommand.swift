@@ -33,7 +33,7 @@ struct CheckCommand {
             Console.fail(error.message)
             return ExitCode.usage
         }
-        let progress = options.quiet || !Console.stderrIsTerminal || options.format != .text ? nil : ProgressLine()
+        let progress = options.quiet || !Console.stderrIsTerminal || (options.format ?? .text) != .text ? nil : ProgressLine()
         let tally = Tally()
         pipeline.start { record in
             if let rendered = record.outputs[0] {
@@ -64,7 +64,7 @@ struct CheckCommand {
     }
 
     private func makeFormat() throws(UsageError) -> CheckFormat {
-        switch options.format {
+        switch options.format ?? .text {
         case .text: return TextFormat(summaryOnly: options.summaryOnly)
         case .json: return JSONLinesFormat(summaryOnly: options.summaryOnly)
         case .junit:

@@ -50,6 +50,9 @@ enum HelpText {
         Options:
           --report               print the full report (outcome, reason, media, diagnostics,
                                  content) instead of the content
+          --format json|text     json (default): the content (or report) as JSON;
+                                 text: one line saying what was delivered
+          --strict               warnings fail too (the report's "passed")
           --out DIR              where attachments are stored, named by SHA-256
                                  (default: notti-media in the system temp folder)
         \(downloadOptions)

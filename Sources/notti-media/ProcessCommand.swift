@@ -35,16 +35,39 @@ struct ProcessCommand {
             Console.fail(error.message)
             return ExitCode.usage
         }
-        guard let report = serviceExtension.handle(payload, source: source, cancellation: Signals.cancellation) else {
+        guard var report = serviceExtension.handle(payload, source: source, cancellation: Signals.cancellation) else {
             return ExitCode.interrupted(by: Signals.receivedSignal ?? SIGINT)
         }
+        report.strict = options.strict
         if !options.quiet {
             for diagnostic in report.diagnostics {
                 Console.err("\(source): \(diagnostic.severity.rawValue): \(diagnostic.code): \(diagnostic.message)")
             }
         }
-        Console.out(JSONWriter.string(options.report ? report.json : report.content ?? .null, style: .pretty))
+        if options.format == .text {
+            Console.out(Self.summaryLine(report))
+        } else {
+            Console.out(JSONWriter.string(options.report ? report.json : report.content ?? .null, style: .pretty))
+        }
         if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
         return ExitCode.success
+    }
+
+    /// `--format text`: what happened, in one line a person reads.
+    static func summaryLine(_ report: Report) -> String {
+        let verdict = report.passed ? "passed" : "failed"
+        switch report.outcome {
+        case .attached:
+            let attachment = report.content?["attachments"].flatMap { value -> JSONValue? in
+                if case .array(let list) = value { return list.first }
+                return nil
+            }
+            let type = attachment?["type"]?.stringValue ?? "?"
+            let size = attachment?["size"].map { JSONWriter.string($0) } ?? "?"
+            let url = attachment?["url"]?.stringValue ?? ""
+            return "\(report.source): \(verdict): attached \(type), \(size) bytes: \(url)"
+        case .unchanged, .invalidPayload:
+            return "\(report.source): \(verdict): delivered without media (\(report.reason?.rawValue ?? "no_media"))"
+        }
     }
 }

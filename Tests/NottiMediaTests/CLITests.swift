@@ -40,6 +40,8 @@ import Testing
         (["process", "x.json", "--max-bytes", "0"], "--max-bytes expects N"),
         (["process", "x.json", "--cacert", "/nonexistent/ca.pem"], "--cacert: cannot read"),
         (["process", "x.json", "--report=yes"], "--report takes no value"),
+        (["process", "x.json", "--report", "--format", "text"], "does not go with --format text"),
+        (["process", "x.json", "--format", "junit"], "--format expects text or json"),
         (["process"], "process expects one PAYLOAD"),
         (["process", "a.json", "b.json"], "process takes one PAYLOAD"),
         (["sniff"], "sniff expects at least one FILE"),
@@ -128,6 +130,21 @@ import Testing
         let result = try CLI.run(["process", "-", "--report"], stdin: #"{"aps":{"alert":"x"},"notti_image_url":42}"#)
         #expect(result.json["reason"] as? String == "invalid_url")
         #expect(result.json["media"] is NSNull)
+    }
+
+    @Test func processTextFormatAndStrict() throws {
+        let server = TestServer.shared
+        let out = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let mislabeled = payload(url: server.url("/media/photo.jpg?type=image/png"))
+        let text = try CLI.run(["process", "-", "--format", "text", "--cacert", Paths.testCA, "--out", out.path], stdin: mislabeled)
+        #expect(text.status == 0)
+        #expect(text.stdout.hasPrefix("-: passed: attached jpg, 418 bytes: file://\(out.path)/"))
+        let strict = try CLI.run(["process", "-", "--report", "--strict", "--cacert", Paths.testCA, "--out", out.path], stdin: mislabeled)
+        #expect(strict.status == 0, "content is still delivered")
+        #expect(strict.json["passed"] as? Bool == false)
+        let failed = try CLI.run(["process", "-", "--format", "text"], stdin: payload(url: "http://x.example/a.png"))
+        #expect(failed.stdout == "-: failed: delivered without media (not_https)\n")
     }
 
     @Test func quietPrintsNoFindings() throws {
