@@ -19,7 +19,7 @@ public enum Lints {
                 .error, "no_alert",
                 "the push has no alert text: silent and badge-only pushes skip the extension; add aps.alert with a title or body"))
         }
-        let size = JSONWriter.string(payload.root).utf8.count
+        let size = JSONWriter.compactByteCount(payload.root)
         if size > maxPayloadBytes {
             found.append(Diagnostic(
                 .error, "payload_too_large",

@@ -12,6 +12,9 @@ public enum PayloadInvariants {
                 return "the \(style) output does not parse back: \(written.prefix(200))"
             }
             guard reread == payload.root else { return "the \(style) output parses back to a different value" }
+            if style == .compact, JSONWriter.compactByteCount(payload.root) != written.utf8.count {
+                return "compactByteCount disagrees with the compact output's length"
+            }
         }
         let verdict = MediaURL.check(payload.mediaURLValue)
         var media: MediaResult?

@@ -22,6 +22,16 @@ import Testing
         #expect(JSONWriter.string(value) == #"{"s":"é🎉/\u0001"}"#)
     }
 
+    @Test(arguments: [
+        #"{}"#, #"[]"#, #"{"a":[1,{"b":null}],"c":"x"}"#, #"[true,false,null,-1.5e3,""]"#,
+        #"{"s":"\"\\\n\t\u0001\u007f\u2028\u2029é🎉/"}"#,
+        #"{"¨©":"©¨ \u00a8 ¨ \u2028"}"#,
+    ])
+    func compactByteCountIsTheCompactOutputsLength(_ text: String) throws {
+        let value = try JSONParser.parse(Array(text.utf8))
+        #expect(JSONWriter.compactByteCount(value) == JSONWriter.string(value).utf8.count)
+    }
+
     @Test func prettyOutputIsIndentedByTwoSpaces() throws {
         let value = try JSONParser.parse(Array(#"{"a":[1,2],"b":{}}"#.utf8))
         #expect(JSONWriter.string(value, style: .pretty) == "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}")

@@ -14,6 +14,38 @@ public enum JSONWriter {
         return output
     }
 
+    /// The length in bytes of `string(value, style: .compact)`, without building it
+    /// (the payload-size lint runs on every payload of a campaign).
+    public static func compactByteCount(_ value: JSONValue) -> Int {
+        switch value {
+        case .null: return 4
+        case .bool(let flag): return flag ? 4 : 5
+        case .number(let text): return text.utf8.count
+        case .string(let text): return stringByteCount(text)
+        case .array(let elements):
+            return elements.reduce(1 + max(elements.count, 1)) { $0 + compactByteCount($1) }
+        case .object(let members):
+            return members.reduce(1 + max(members.count, 1)) { $0 + stringByteCount($1.key) + 1 + compactByteCount($1.value) }
+        }
+    }
+
+    /// Bytes `writeString` produces for `text`, quotes included.
+    private static func stringByteCount(_ text: String) -> Int {
+        var count = 2
+        var previous = (UInt8(0), UInt8(0))
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C: count += 2
+            case 0x00...0x1F, 0x7F: count += 6
+            // U+2028 and U+2029 (E2 80 A8/A9) are written as six-byte escapes.
+            case 0xA8...0xA9 where previous == (0xE2, 0x80): count += 4
+            default: count += 1
+            }
+            previous = (previous.1, byte)
+        }
+        return count
+    }
+
     private static func write(_ value: JSONValue, style: Style, indent: Int, into output: inout String) {
         switch value {
         case .null: output += "null"
