@@ -172,7 +172,8 @@ import Testing
             try? FileManager.default.removeItem(at: out)
         }
         let lines = [payload(url: server.url("/media/logo.png")), payload(url: server.url("/media/photo.jpg"))].joined(separator: "\n")
-        #expect(try check(["-"], stdin: lines, environment: ["TMPDIR": temporary.path]).status == 0)
+        let withoutOut = try check(["-"], stdin: lines, environment: ["TMPDIR": temporary.path])
+        #expect(withoutOut.status == 0, "\(withoutOut.stdout)\(withoutOut.stderr)")
         #expect(Paths.contents(of: temporary).isEmpty)
         #expect(try check(["--out", out.path, "-"], stdin: lines).status == 0)
         #expect(Paths.contents(of: out).count == 2)

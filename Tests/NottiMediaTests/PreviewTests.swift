@@ -7,7 +7,8 @@ import Testing
 
     private func makePreview(_ lines: [String]) throws -> (dom: String, page: URL, folder: URL, result: CLI.Result) {
         let folder = Paths.temporaryFolder()
-        let page = folder.appendingPathComponent("report.html")
+        // A folder that does not exist yet, as `--html out/report.html` on a clean clone.
+        let page = folder.appendingPathComponent("out/report.html")
         let result = try CLI.run(
             ["check", "--cacert", Paths.testCA, "--html", page.path, "-"], stdin: lines.joined(separator: "\n"))
         return (try Browser.renderedDOM(of: page.path), page, folder, result)
@@ -31,9 +32,9 @@ import Testing
         #expect(!sources.isEmpty)
         for source in sources {
             #expect(source.hasPrefix("report-media/"), "\(source) is not beside the page")
-            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(source).path), "\(source) is missing")
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/" + source).path), "\(source) is missing")
         }
-        #expect(Paths.contents(of: folder.appendingPathComponent("report-media")).count == 4, "one file per content hash")
+        #expect(Paths.contents(of: folder.appendingPathComponent("out/report-media")).count == 4, "one file per content hash")
         #expect(dom.contains("http_error"))
         #expect(dom.contains("<form class=\"filters\" role=\"search\""), "the inline script ran and showed the filters")
     }

@@ -53,10 +53,11 @@ public final class CheckPipeline: @unchecked Sendable {
     private let fetchQueue = BlockingQueue<MediaURL>()
     private let cache = MediaCache<Parked>()
     private let writer = OrderedWriter()
-    private let parseWorkers = DispatchGroup()
-    private let fetchWorkers = DispatchGroup()
-    private let writerDone = DispatchGroup()
     private let fetchers: [Handoff<ServiceExtension>]
+    // Set by `start`, joined by `finish`, both on the submitting thread.
+    private var parseThreads: [JoinableThread] = []
+    private var fetchThreads: [JoinableThread] = []
+    private var writerThread: JoinableThread?
 
     // Used by the submitting thread only.
     private var batch: [Numbered] = []
@@ -83,13 +84,9 @@ public final class CheckPipeline: @unchecked Sendable {
     /// on the writer thread.
     public func start(emit: @escaping @Sendable (CheckRecord) -> Void) {
         let parsers = min(configuration.jobs, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        for _ in 0..<max(1, parsers) {
-            spawn(parseWorkers) { self.parseLoop() }
-        }
-        for fetcher in fetchers {
-            spawn(fetchWorkers) { self.fetchLoop(fetcher.value) }
-        }
-        spawn(writerDone) {
+        parseThreads = (0..<max(1, parsers)).map { _ in JoinableThread { self.parseLoop() } }
+        fetchThreads = fetchers.map { fetcher in JoinableThread { self.fetchLoop(fetcher.value) } }
+        writerThread = JoinableThread {
             self.writer.run { record in
                 emit(record)
                 self.summary.add(record)
@@ -130,11 +127,11 @@ public final class CheckPipeline: @unchecked Sendable {
     public func finish() -> CheckSummary {
         flush()
         parseQueue.close()
-        parseWorkers.wait()
+        parseThreads.forEach { $0.join() }
         fetchQueue.close()
-        fetchWorkers.wait()
+        fetchThreads.forEach { $0.join() }
         writer.close()
-        writerDone.wait()
+        writerThread?.join()
         // Records an interruption dropped never gave their window slot back;
         // libdispatch traps when a semaphore is freed below its initial value.
         for _ in summary.payloads..<submitted { window.signal() }
@@ -146,15 +143,6 @@ public final class CheckPipeline: @unchecked Sendable {
     public var fetchCount: Int { cache.fetchCount }
 
     private var isCancelled: Bool { configuration.cancellation?.isCancelled == true }
-
-    private func spawn(_ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
-        group.enter()
-        let thread = Thread {
-            body()
-            group.leave()
-        }
-        thread.start()
-    }
 
     private func parseLoop() {
         // Campaigns repeat a few URLs millions of times: remember their verdicts

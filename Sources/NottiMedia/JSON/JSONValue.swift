@@ -41,8 +41,7 @@ public enum JSONValue: Sendable, Equatable {
 
     /// A number from a Double, written without a trailing `.0` when integral.
     public static func double(_ value: Double) -> JSONValue {
-        if value.rounded() == value, abs(value) < 1e15 { return .number(String(Int(value))) }
-        return .number(String(value))
+        .number(NumberText.decimal(value))
     }
 
     public static func optional(_ value: String?) -> JSONValue {

@@ -117,7 +117,11 @@ final class MediaFetcher {
     }
 
     private func timeoutFailure() -> Download.Outcome {
-        .failed(.timeout, "the download did not finish within \(NumberText.seconds(policy.timeoutSeconds)) s: the push is delivered without media")
+        Self.timeoutFailure(policy)
+    }
+
+    private static func timeoutFailure(_ policy: MediaPolicy) -> Download.Outcome {
+        .failed(.timeout, "the download did not finish within \(NumberText.decimal(policy.timeoutSeconds)) s: the push is delivered without media")
     }
 
     private func tooLargeFailure(announced: Bool) -> Download.Outcome {
@@ -131,7 +135,7 @@ final class MediaFetcher {
     static func failure(for code: CURLcode, detail: String, policy: MediaPolicy) -> Download.Outcome {
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
-            return .failed(.timeout, "the download did not finish within \(NumberText.seconds(policy.timeoutSeconds)) s: the push is delivered without media")
+            return timeoutFailure(policy)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_NOTFOUND,

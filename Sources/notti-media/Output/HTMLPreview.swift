@@ -22,11 +22,7 @@ final class HTMLPreview: @unchecked Sendable {
     init(path: String) throws(UsageError) {
         let page = URL(fileURLWithPath: path).standardizedFileURL
         let folder = page.deletingPathExtension().path + "-media"
-        var isDirectory: ObjCBool = false
-        let parent = page.deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw UsageError("--html: the folder \(parent) does not exist")
-        }
+        // Like --out, the page's folder is created when missing (`--html out/report.html` on a clean clone).
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
