@@ -20,15 +20,15 @@ struct HTMLCard: Sendable {
         let label = title ?? body ?? report.source
 
         var html = "<li class=\"card \(status)\(hasWarnings ? " warned" : "")\" data-status=\"\(status)\""
-        html += " data-warnings=\"\(hasWarnings ? 1 : 0)\" data-text=\"\(htmlEscape(searchable))\">\n"
-        html += "<article aria-label=\"\(htmlEscape(label))\">\n"
+        html += " data-warnings=\"\(hasWarnings ? 1 : 0)\" data-text=\"\(markupEscape(searchable))\">\n"
+        html += "<article aria-label=\"\(markupEscape(label))\">\n"
         html += "<p class=\"source\"><span class=\"badge \(status)\">\(report.passed ? (hasWarnings ? "passed, with warnings" : "passed") : "failed")</span> "
-        html += "<code>\(htmlEscape(report.source))</code> <span class=\"outcome\">\(htmlEscape(outcomeText(report)))</span></p>\n"
+        html += "<code>\(markupEscape(report.source))</code> <span class=\"outcome\">\(markupEscape(outcomeText(report)))</span></p>\n"
         html += "<div class=\"banner\">\n<div class=\"icon\" aria-hidden=\"true\">N</div>\n<div class=\"text\">\n"
         html += "<p class=\"meta\"><span class=\"app\">NOTTI</span><span class=\"when\">now</span></p>\n"
-        if let title { html += "<h3 class=\"title\">\(htmlEscape(title))</h3>\n" }
-        if let subtitle { html += "<p class=\"subtitle\">\(htmlEscape(subtitle))</p>\n" }
-        if let body { html += "<p class=\"body\">\(htmlEscape(body))</p>\n" }
+        if let title { html += "<h3 class=\"title\">\(markupEscape(title))</h3>\n" }
+        if let subtitle { html += "<p class=\"subtitle\">\(markupEscape(subtitle))</p>\n" }
+        if let body { html += "<p class=\"body\">\(markupEscape(body))</p>\n" }
         if title == nil && subtitle == nil && body == nil {
             html += "<p class=\"body empty\">(no alert text: iOS shows nothing, and the extension does not run)</p>\n"
         }
@@ -39,16 +39,16 @@ struct HTMLCard: Sendable {
             html += "<details class=\"expanded\"><summary>Expanded view (long press)</summary>\n<div class=\"large\">"
             html += fullMedia(attachment, label: label)
             html += "</div>\n"
-            if let title { html += "<h3 class=\"title\">\(htmlEscape(title))</h3>\n" }
-            if let subtitle { html += "<p class=\"subtitle\">\(htmlEscape(subtitle))</p>\n" }
-            if let body { html += "<p class=\"full-body\">\(htmlEscape(body))</p>\n" }
+            if let title { html += "<h3 class=\"title\">\(markupEscape(title))</h3>\n" }
+            if let subtitle { html += "<p class=\"subtitle\">\(markupEscape(subtitle))</p>\n" }
+            if let body { html += "<p class=\"full-body\">\(markupEscape(body))</p>\n" }
             html += "</details>\n"
         }
         if !report.diagnostics.isEmpty {
             html += "<section class=\"why\"><h4>\(report.passed ? "Warnings" : "Why")</h4>\n<ul>\n"
             for diagnostic in report.diagnostics {
                 html += "<li class=\"\(diagnostic.severity.rawValue)\"><strong>\(diagnostic.severity.rawValue)</strong> "
-                html += "<code>\(htmlEscape(diagnostic.code))</code> \(htmlEscape(diagnostic.message))</li>\n"
+                html += "<code>\(markupEscape(diagnostic.code))</code> \(markupEscape(diagnostic.message))</li>\n"
             }
             html += "</ul></section>\n"
         }
@@ -69,22 +69,22 @@ struct HTMLCard: Sendable {
     }
 
     private func source(_ shown: Shown) -> String {
-        "\(htmlEscape(mediaFolderName))/\(shown.name)"
+        "\(markupEscape(mediaFolderName))/\(shown.name)"
     }
 
     private func thumbnail(_ shown: Shown, label: String) -> String {
         switch shown.type {
-        case "mp4": "<video class=\"thumb\" src=\"\(source(shown))\" muted preload=\"metadata\" aria-label=\"\(htmlEscape(label))\"></video>\n"
-        case "mp3": "<span class=\"thumb audio\" role=\"img\" aria-label=\"audio: \(htmlEscape(label))\">&#9835;</span>\n"
-        default: "<img class=\"thumb\" src=\"\(source(shown))\" alt=\"\(htmlEscape(label))\">\n"
+        case "mp4": "<video class=\"thumb\" src=\"\(source(shown))\" muted preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></video>\n"
+        case "mp3": "<span class=\"thumb audio\" role=\"img\" aria-label=\"audio: \(markupEscape(label))\">&#9835;</span>\n"
+        default: "<img class=\"thumb\" src=\"\(source(shown))\" alt=\"\(markupEscape(label))\">\n"
         }
     }
 
     private func fullMedia(_ shown: Shown, label: String) -> String {
         switch shown.type {
-        case "mp4": "<video src=\"\(source(shown))\" controls playsinline preload=\"metadata\" aria-label=\"\(htmlEscape(label))\"></video>"
-        case "mp3": "<audio src=\"\(source(shown))\" controls preload=\"metadata\" aria-label=\"\(htmlEscape(label))\"></audio>"
-        default: "<img src=\"\(source(shown))\" alt=\"\(htmlEscape(label))\">"
+        case "mp4": "<video src=\"\(source(shown))\" controls playsinline preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></video>"
+        case "mp3": "<audio src=\"\(source(shown))\" controls preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></audio>"
+        default: "<img src=\"\(source(shown))\" alt=\"\(markupEscape(label))\">"
         }
     }
 
@@ -97,22 +97,4 @@ struct HTMLCard: Sendable {
         case .invalidPayload: return "not delivered: invalid payload"
         }
     }
-}
-
-/// Escapes text for HTML content and attribute values.
-func htmlEscape(_ text: String) -> String {
-    var escaped = ""
-    escaped.reserveCapacity(text.utf8.count)
-    for character in text.unicodeScalars {
-        switch character {
-        case "&": escaped += "&amp;"
-        case "<": escaped += "&lt;"
-        case ">": escaped += "&gt;"
-        case "\"": escaped += "&quot;"
-        case "'": escaped += "&#39;"
-        case "\u{00}": escaped += "\u{FFFD}"
-        default: escaped.unicodeScalars.append(character)
-        }
-    }
-    return escaped
 }

@@ -21,12 +21,12 @@ final class JUnitFormat: CheckFormat, @unchecked Sendable {
     }
 
     func render(_ report: Report) -> String? {
-        var xml = "    <testcase classname=\"notti-media.check\" name=\"\(Self.escape(report.source))\""
+        var xml = "    <testcase classname=\"notti-media.check\" name=\"\(markupEscape(report.source))\""
         guard !report.passed else { return xml + "/>" }
         let failing = report.diagnostics.filter { $0.severity == .error || (report.strict && $0.severity == .warning) }
         let first = failing.first ?? report.diagnostics.first
-        xml += ">\n      <failure type=\"\(Self.escape(first?.code ?? "failed"))\" message=\"\(Self.escape(first?.message ?? ""))\">"
-        xml += Self.escape(report.diagnostics.map { "\($0.severity.rawValue) \($0.code): \($0.message)" }.joined(separator: "\n"))
+        xml += ">\n      <failure type=\"\(markupEscape(first?.code ?? "failed"))\" message=\"\(markupEscape(first?.message ?? ""))\">"
+        xml += markupEscape(report.diagnostics.map { "\($0.severity.rawValue) \($0.code): \($0.message)" }.joined(separator: "\n"))
         xml += "</failure>\n    </testcase>"
         return xml
     }
@@ -48,28 +48,8 @@ final class JUnitFormat: CheckFormat, @unchecked Sendable {
             if count == 0 { break }
             buffer.withUnsafeBytes { Console.outBytes(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
-        Console.out("    <system-out>\(Self.escape(TextFormat.summaryText(summary)))</system-out>")
+        Console.out("    <system-out>\(markupEscape(TextFormat.summaryText(summary)))</system-out>")
         Console.out("  </testsuite>")
         Console.out("</testsuites>")
-    }
-
-    /// Escapes text for XML attributes and content; characters XML 1.0 cannot
-    /// carry become U+FFFD.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
-            case "\u{00}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": escaped += "\u{FFFD}"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
     }
 }
