@@ -20,6 +20,8 @@ public struct Report: Sendable {
     public var diagnostics: [Diagnostic]
     /// The content as handed to iOS; nil for an invalid payload.
     public var content: JSONValue?
+    /// The attached file (also in `content`'s `attachments`); nil unless attached.
+    public var attachment: Attachment?
     /// Warnings fail the payload too (`check --strict`).
     public var strict = false
 

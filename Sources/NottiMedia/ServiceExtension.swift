@@ -110,16 +110,17 @@ public final class ServiceExtension {
     public static func report(
         for payload: Payload, source: String, verdict: MediaURL.Verdict, media: MediaResult?, policy: MediaPolicy
     ) -> Report {
+        // The content is built once, at the end, with the attachment if there is one.
         var report = Report(
             source: source, outcome: .unchanged, reason: nil, media: nil,
-            diagnostics: Lints.payloadDiagnostics(for: payload),
-            content: NotificationContent.json(for: payload, attachment: nil))
+            diagnostics: Lints.payloadDiagnostics(for: payload), content: nil)
         if case .string(let text)? = payload.mediaURLValue {
             report.media = MediaFacts(url: text, policy: policy)
         }
         func unchanged(_ reason: Reason, _ message: String) -> Report {
             report.reason = reason
             if reason.isFailure { report.diagnostics.insert(.error(reason, message), at: 0) }
+            report.content = NotificationContent.json(for: payload, attachment: nil)
             return report
         }
         switch verdict {
@@ -135,6 +136,7 @@ public final class ServiceExtension {
         guard let attachment = media.attachment else { preconditionFailure("media without failure or attachment") }
         report.outcome = .attached
         report.diagnostics.append(contentsOf: media.warnings)
+        report.attachment = attachment
         report.content = NotificationContent.json(for: payload, attachment: attachment)
         return report
     }

@@ -58,14 +58,8 @@ struct ProcessCommand {
         let verdict = report.passed ? "passed" : "failed"
         switch report.outcome {
         case .attached:
-            let attachment = report.content?["attachments"].flatMap { value -> JSONValue? in
-                if case .array(let list) = value { return list.first }
-                return nil
-            }
-            let type = attachment?["type"]?.stringValue ?? "?"
-            let size = attachment?["size"].map { JSONWriter.string($0) } ?? "?"
-            let url = attachment?["url"]?.stringValue ?? ""
-            return "\(report.source): \(verdict): attached \(type), \(size) bytes: \(url)"
+            guard let attachment = report.attachment else { return "\(report.source): \(verdict): attached" }
+            return "\(report.source): \(verdict): attached \(attachment.type.rawValue), \(attachment.size) bytes: \(attachment.fileURL)"
         case .unchanged, .invalidPayload:
             return "\(report.source): \(verdict): delivered without media (\(report.reason?.rawValue ?? "no_media"))"
         }

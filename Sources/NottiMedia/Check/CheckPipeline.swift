@@ -219,6 +219,6 @@ public final class CheckPipeline: @unchecked Sendable {
         return CheckRecord(
             sequence: sequence, source: report.source, passed: report.passed,
             diagnostics: report.diagnostics, media: MediaVerdict(report: report, result: media),
-            attachment: media?.attachment, outputs: configuration.render(report))
+            attachment: report.attachment, outputs: configuration.render(report))
     }
 }

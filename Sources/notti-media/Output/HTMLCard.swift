@@ -13,7 +13,7 @@ struct HTMLCard: Sendable {
         let title = content?["title"]?.stringValue
         let subtitle = content?["subtitle"]?.stringValue
         let body = content?["body"]?.stringValue
-        let attachment = report.outcome == .attached ? content?["attachments"].flatMap(firstAttachment) : nil
+        let attachment = report.attachment
         let hasWarnings = report.diagnostics.contains { $0.severity == .warning }
         let status = report.passed ? "passed" : "failed"
         let searchable = [report.source, title, subtitle, body].compactMap { $0 }.joined(separator: " ").lowercased()
@@ -56,35 +56,24 @@ struct HTMLCard: Sendable {
         return html
     }
 
-    private struct Shown {
-        var name: String
-        var type: String
+    /// The attachment's file beside the page: named by hash, never by anything in the payload.
+    private func source(_ attachment: Attachment) -> String {
+        "\(markupEscape(mediaFolderName))/\(attachment.sha256).\(attachment.type.rawValue)"
     }
 
-    private func firstAttachment(_ attachments: JSONValue) -> Shown? {
-        guard case .array(let list) = attachments, let first = list.first,
-              let sha = first["sha256"]?.stringValue, let type = first["type"]?.stringValue
-        else { return nil }
-        return Shown(name: "\(sha).\(type)", type: type)
-    }
-
-    private func source(_ shown: Shown) -> String {
-        "\(markupEscape(mediaFolderName))/\(shown.name)"
-    }
-
-    private func thumbnail(_ shown: Shown, label: String) -> String {
-        switch shown.type {
-        case "mp4": "<video class=\"thumb\" src=\"\(source(shown))\" muted preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></video>\n"
-        case "mp3": "<span class=\"thumb audio\" role=\"img\" aria-label=\"audio: \(markupEscape(label))\">&#9835;</span>\n"
-        default: "<img class=\"thumb\" src=\"\(source(shown))\" alt=\"\(markupEscape(label))\">\n"
+    private func thumbnail(_ attachment: Attachment, label: String) -> String {
+        switch attachment.type {
+        case .mp4: "<video class=\"thumb\" src=\"\(source(attachment))\" muted preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></video>\n"
+        case .mp3: "<span class=\"thumb audio\" role=\"img\" aria-label=\"audio: \(markupEscape(label))\">&#9835;</span>\n"
+        default: "<img class=\"thumb\" src=\"\(source(attachment))\" alt=\"\(markupEscape(label))\">\n"
         }
     }
 
-    private func fullMedia(_ shown: Shown, label: String) -> String {
-        switch shown.type {
-        case "mp4": "<video src=\"\(source(shown))\" controls playsinline preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></video>"
-        case "mp3": "<audio src=\"\(source(shown))\" controls preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></audio>"
-        default: "<img src=\"\(source(shown))\" alt=\"\(markupEscape(label))\">"
+    private func fullMedia(_ attachment: Attachment, label: String) -> String {
+        switch attachment.type {
+        case .mp4: "<video src=\"\(source(attachment))\" controls playsinline preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></video>"
+        case .mp3: "<audio src=\"\(source(attachment))\" controls preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></audio>"
+        default: "<img src=\"\(source(attachment))\" alt=\"\(markupEscape(label))\">"
         }
     }
 
