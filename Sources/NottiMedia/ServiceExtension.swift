@@ -13,6 +13,8 @@ public final class ServiceExtension {
     public let outputDirectory: String
     private let fetcher: MediaFetcher
     private let sniffer: Sniffer
+    /// Where partial downloads are tracked until they are stored or removed.
+    private let ownedPaths: OwnedPaths
 
     /// Partial downloads get unique names across threads of one process.
     private static let partialCounter = Atomic<Int>(0)
@@ -20,8 +22,11 @@ public final class ServiceExtension {
     /// - Parameters:
     ///   - policy: the limits and trust settings; `.sdk` is the device's.
     ///   - outputDirectory: where attachments go; created when missing.
-    /// - Throws: `ServiceExtensionError` when the folder or libmagic is unusable.
-    public init(policy: MediaPolicy = .sdk, outputDirectory: String) throws(ServiceExtensionError) {
+    ///   - ownedPaths: the registry partial downloads are tracked in (the run's, by default).
+    /// - Throws: `ServiceExtensionError` when the folder, libcurl or libmagic is unusable.
+    public init(
+        policy: MediaPolicy = .sdk, outputDirectory: String, ownedPaths: OwnedPaths = .run
+    ) throws(ServiceExtensionError) {
         let absolute = URL(fileURLWithPath: outputDirectory).standardizedFileURL.path
         do {
             try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
@@ -40,9 +45,14 @@ public final class ServiceExtension {
         } catch {
             throw ServiceExtensionError(message: error.message)
         }
+        do {
+            self.fetcher = try MediaFetcher(policy: policy, ownedPaths: ownedPaths)
+        } catch {
+            throw ServiceExtensionError(message: error.message)
+        }
         self.policy = policy
         self.outputDirectory = absolute
-        self.fetcher = MediaFetcher(policy: policy)
+        self.ownedPaths = ownedPaths
     }
 
     /// Runs the extension's path for one payload.
@@ -78,24 +88,26 @@ public final class ServiceExtension {
         case .file(let downloaded): file = downloaded
         }
         if cancellation?.isCancelled == true {
-            unlink(file.path)
+            ownedPaths.remove(file.path)
             return nil
         }
         let sniffedMime: String
         do {
             sniffedMime = try sniffer.mimeType(ofFileAt: file.path, size: file.bytes)
         } catch {
-            unlink(file.path)
+            ownedPaths.remove(file.path)
             return failed(.writeError, "cannot read the downloaded file: \(error.message)")
         }
         let decision = TypeDecision(
             sniffedMime: sniffedMime, declaredMime: download.declaredMime, urlExtension: url.pathExtension)
         let storedPath = "\(outputDirectory)/\(file.sha256).\(decision.type.rawValue)"
         guard rename(file.path, storedPath) == 0 else {
-            let why = String(cString: strerror(errno))
-            unlink(file.path)
+            let why = Errno(errno).message
+            ownedPaths.remove(file.path)
             return failed(.writeError, "cannot store the attachment at \(storedPath): \(why)")
         }
+        // Stored: the file is the user's now, and no cleanup may touch it.
+        ownedPaths.release(file.path)
         facts.decision = decision
         facts.bytes = file.bytes
         facts.sha256 = file.sha256

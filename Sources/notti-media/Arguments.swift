@@ -1,4 +1,5 @@
 import Foundation
+import NottiMedia
 
 /// A command line that cannot be run: said in one line, exit status 2.
 struct UsageError: Error {
@@ -40,6 +41,8 @@ struct Options {
     var summaryOnly = false
     /// `--html FILE`: the visual preview page.
     var htmlPath: String?
+    /// `--allow-empty`: a `check` that finds no payload passes instead of failing as a usage error.
+    var allowEmpty = false
     /// `--shard I/N`: check the payloads at positions that are I-1 modulo N.
     var shard: (index: Int, count: Int)?
 
@@ -59,7 +62,7 @@ enum Arguments {
         .check: [
             "out": true, "timeout": true, "max-bytes": true, "cacert": true, "connect-to": true,
             "jobs": true, "format": true, "strict": false, "quiet": false, "summary-only": false, "shard": true,
-            "deny-private-networks": false, "html": true,
+            "deny-private-networks": false, "html": true, "allow-empty": false,
         ],
         .sniff: ["max-bytes": true, "format": true, "strict": false, "quiet": false],
     ]
@@ -143,6 +146,7 @@ enum Arguments {
         case "quiet": options.quiet = true
         case "summary-only": options.summaryOnly = true
         case "deny-private-networks": options.denyPrivateNetworks = true
+        case "allow-empty": options.allowEmpty = true
         default: throw UsageError("unknown option '--\(flag)'")
         }
     }
@@ -165,6 +169,15 @@ enum Arguments {
         case "cacert":
             guard FileManager.default.isReadableFile(atPath: value) else {
                 throw UsageError("--cacert: cannot read '\(value)'")
+            }
+            let certificates: Int
+            do {
+                certificates = try CertificateFile.certificateCount(atPath: value)
+            } catch {
+                throw UsageError("--cacert: cannot read '\(value)': \(error.message)")
+            }
+            guard certificates > 0 else {
+                throw UsageError("--cacert expects \(valueName(option)), but '\(value)' holds no PEM certificate")
             }
             options.caFile = URL(fileURLWithPath: value).standardizedFileURL.path
         case "connect-to":

@@ -2,37 +2,55 @@ import Foundation
 import NottiMedia
 
 /// `notti-media check PATH...`: many payloads, streamed in and out in input
-/// order, each distinct media URL fetched once; exit 0 when all pass, 1 when any fails.
+/// order, each distinct media URL fetched once; exit 0 when all pass, 1 when
+/// any fails, 2 for bad usage or a local failure.
 struct CheckCommand {
     let options: Options
 
     func run() -> Int32 {
+        // Everything that can be checked is checked before the first download.
+        let environment = ProcessInfo.processInfo.environment
         let sources: PayloadSources
-        let format: CheckFormat
-        let preview: HTMLPreview?
+        let outputDirectory: String
+        let scratch: ScratchFolder
         do {
             sources = try PayloadSources(paths: options.operands, cancellation: Signals.cancellation)
-            format = try makeFormat()
-            preview = try options.htmlPath.map { path throws(UsageError) in try HTMLPreview(path: path) }
-        } catch {
+            outputDirectory = try AttachmentFolder.resolve(out: options.outDirectory, environment: environment)
+            scratch = try ScratchFolder(environment: environment)
+        } catch let error as UsageError {
             Console.fail(error.message)
             return ExitCode.usage
+        } catch {
+            Console.fail((error as? LocalError)?.message ?? "\(error)")
+            return ExitCode.localFailure
         }
-        let keepAttachments = options.outDirectory != nil
-        let outputDirectory = options.outDirectory ?? Self.makeTemporaryFolder()
-        defer { if !keepAttachments { try? FileManager.default.removeItem(atPath: outputDirectory) } }
+        defer { scratch.remove() }
+        // Spools live in the scratch folder; both are released (removed) before it.
+        return withExtendedLifetime(scratch) {
+            run(sources: sources, outputDirectory: outputDirectory, scratch: scratch)
+        }
+    }
 
+    private func run(sources: PayloadSources, outputDirectory: String, scratch: ScratchFolder) -> Int32 {
+        let format: CheckFormat
+        let preview: HTMLPreview?
         let pipeline: CheckPipeline
         do {
+            format = try makeFormat(scratch)
+            preview = try options.htmlPath.map { path in try HTMLPreview(path: path, spool: scratch.makeSpool("the --html page")) }
             pipeline = try CheckPipeline(.init(
                 jobs: options.jobs ?? Options.defaultJobs, policy: Tool.policy(from: options),
                 outputDirectory: outputDirectory, strict: options.strict,
                 cancellation: Signals.cancellation,
                 render: { report in [format.render(report), preview?.card.render(report)] }))
-        } catch {
+        } catch let error as UsageError {
             Console.fail(error.message)
             return ExitCode.usage
+        } catch {
+            Console.fail((error as? LocalError)?.message ?? (error as? ServiceExtensionError)?.message ?? "\(error)")
+            return ExitCode.localFailure
         }
+
         let progress = options.quiet || !Console.stderrIsTerminal || (options.format ?? .text) != .text ? nil : ProgressLine()
         let tally = Tally()
         pipeline.start { record in
@@ -52,33 +70,35 @@ struct CheckCommand {
         }
         let summary = pipeline.finish()
         progress?.clear()
-        format.finish(summary)
-        do {
-            try preview?.finish(summary)
-        } catch {
-            Console.fail(error.message)
+        if Signals.receivedSignal == nil && position == 0 && !options.allowEmpty {
+            Console.fail("check found no payload in \(options.operands.joined(separator: " ")) (folders are walked for "
+                + "*.json, *.apns, *.jsonl and *.ndjson, hidden entries skipped); pass --allow-empty to accept that")
             return ExitCode.usage
         }
-        if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
-        return summary.failed > 0 ? ExitCode.failed : ExitCode.success
+        let verdict = summary.failed > 0 ? ExitCode.failed : ExitCode.success
+        do {
+            try format.finish(summary)
+            try preview?.finish(summary)
+        } catch {
+            // The run itself finished: say its verdict too, so a full disk does not hide it.
+            Console.fail("\(error.message) (the check itself finished: \(summary.passed) passed, \(summary.failed) failed)")
+            return ExitCode.localFailure
+        }
+        if let stored = summary.codeCounts[Reason.writeError.rawValue] {
+            Console.fail("\(stored) payload\(stored == 1 ? "'s attachment" : "s' attachments") could not be stored in \(outputDirectory) (write_error)")
+            return ExitCode.localFailure
+        }
+        return verdict
     }
 
-    private func makeFormat() throws(UsageError) -> CheckFormat {
+    private func makeFormat(_ scratch: ScratchFolder) throws -> CheckFormat {
         switch options.format ?? .text {
         case .text: return TextFormat(summaryOnly: options.summaryOnly)
         case .json: return JSONLinesFormat(summaryOnly: options.summaryOnly)
         case .junit:
             if options.summaryOnly { throw UsageError("--summary-only goes with --format text or json") }
-            return try JUnitFormat()
+            return JUnitFormat(spool: try scratch.makeSpool("JUnit output"))
         }
-    }
-
-    /// Without `--out`, attachments live in a private folder removed at the end.
-    private static func makeTemporaryFolder() -> String {
-        var template = Array(FileManager.default.temporaryDirectory
-            .appendingPathComponent("notti-media-check-XXXXXX").path.utf8CString)
-        guard let made = mkdtemp(&template) else { return FileManager.default.temporaryDirectory.path }
-        return String(cString: made)
     }
 }
 

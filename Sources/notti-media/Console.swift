@@ -1,8 +1,14 @@
 import Glibc
+import NottiMedia
+import Synchronization
 
 /// Where the tool writes: stdout for results, stderr for people. Both go
 /// through C stdio, buffered, so a million-line output is not a million
-/// system calls; `exit` flushes them.
+/// system calls.
+///
+/// A failed write to stdout is never silent: a closed pipe (EPIPE) ends the
+/// run as SIGPIPE does, any other failure (a full disk, `/dev/full`) is kept
+/// as `outputFailure`, stops the run, and turns its exit status into 2.
 enum Console {
     /// Our own streams on descriptors 1 and 2 (Glibc's `stdout` and `stderr`
     /// are mutable globals Swift 6 will not let threads share). A stream is
@@ -14,9 +20,11 @@ enum Console {
         return stream
     }()
 
+    /// The errno of the first failed write to stdout other than EPIPE; 0 while none failed.
+    private static let failure = Atomic<Int32>(0)
+
     static func out(_ text: String) {
-        fputs(text, standardOutput)
-        fputc(0x0A, standardOutput)
+        if fputs(text, standardOutput) == EOF || fputc(0x0A, standardOutput) == EOF { outputFailed(errno) }
     }
 
     static func err(_ text: String) {
@@ -26,7 +34,29 @@ enum Console {
 
     /// Writes raw bytes to stdout.
     static func outBytes(_ bytes: UnsafeRawBufferPointer) {
-        fwrite(bytes.baseAddress, 1, bytes.count, standardOutput)
+        if fwrite(bytes.baseAddress, 1, bytes.count, standardOutput) < bytes.count { outputFailed(errno) }
+    }
+
+    /// Pushes buffered output to the descriptor, so a failure shows before the exit status is chosen.
+    static func flushOutput() {
+        if fflush(standardOutput) != 0 { outputFailed(errno) }
+    }
+
+    /// Why writing stdout failed, if it did (a closed pipe is a signal, not a failure).
+    static var outputFailure: Errno? {
+        let code = failure.load(ordering: .acquiring)
+        return code == 0 ? nil : Errno(code)
+    }
+
+    private static func outputFailed(_ code: Int32) {
+        if code == EPIPE {
+            Signals.pipeClosed()
+            return
+        }
+        // Nothing more can be delivered: stop downloading for a result nobody gets.
+        if failure.compareExchange(expected: 0, desired: code == 0 ? EIO : code, ordering: .acquiringAndReleasing).exchanged {
+            Signals.cancellation.cancel()
+        }
     }
 
     /// A one-line error from the tool itself: `notti-media: message`.

@@ -25,15 +25,20 @@ enum HelpText {
         The SDK's path: notti_image_url, https only, at most 10485760 bytes within 20 s,
         libmagic sniffing against jpg/png/gif/mp4/mp3 (anything else attached as jpg).
 
+        Attachments are stored by SHA-256 in --out DIR, else in the private cache folder
+        $XDG_CACHE_HOME/notti-media/attachments (else ~/.cache/notti-media/attachments).
+
         Exit status: 0 delivered / all passed, 1 a payload or file failed (check, sniff),
-        2 bad usage or an unreadable or invalid payload, 130 SIGINT, 143 SIGTERM.
+        2 bad usage, an unreadable or invalid payload, or a local failure (a folder that
+        cannot be made, a failed write of the output or an attachment), 129 SIGHUP,
+        130 SIGINT, 141 SIGPIPE or a closed output pipe, 143 SIGTERM.
         """
 
     /// The download options `process` and `check` share (each has its own parser entry).
     static let downloadOptions = """
           --timeout SECONDS      deadline for the whole transfer (default 20, the SDK's)
           --max-bytes N          size limit in decoded bytes (default 10485760, the SDK's)
-          --cacert FILE          also trust the CA certificates in FILE (PEM)
+          --cacert FILE          also trust the CA certificates in FILE (PEM; at least one)
           --connect-to H:P:CH:CP connect to CH:CP whenever H:P is asked for (repeatable)
           --deny-private-networks  refuse loopback, private, link-local, CGNAT, multicast and
                                  unspecified addresses, on every connection (blocked_address)
@@ -53,8 +58,9 @@ enum HelpText {
           --format json|text     json (default): the content (or report) as JSON;
                                  text: one line saying what was delivered
           --strict               warnings fail too (the report's "passed")
-          --out DIR              where attachments are stored, named by SHA-256
-                                 (default: notti-media in the system temp folder)
+          --out DIR              where attachments are stored, named by SHA-256 (default:
+                                 $XDG_CACHE_HOME/notti-media/attachments, else
+                                 ~/.cache/notti-media/attachments; mode 0700)
         \(downloadOptions)
           --quiet                print no findings on stderr
           -h, --help             this help
@@ -63,12 +69,13 @@ enum HelpText {
     static let check = """
         Usage: notti-media check PATH... [options]
 
-        Checks many payloads: payload files, folders (walked for *.json and *.apns, sorted),
-        .jsonl / .ndjson files (one payload a line, reported as file:line) and - for
-        JSON Lines on standard input. Input and output stream in input order; each
+        Checks many payloads: payload files, folders (walked for *.json, *.apns, *.jsonl
+        and *.ndjson, sorted, hidden entries skipped), .jsonl / .ndjson files (one payload
+        a line, reported as file:line) and - for JSON Lines on standard input. Input and output stream in input order; each
         distinct media URL is downloaded once per run. A payload passes when no
         diagnostic is an error (--strict: no warning either). Exit 0 when all pass,
-        1 when any fails, 2 for bad usage (a PATH that does not exist).
+        1 when any fails, 2 for bad usage (a PATH that does not exist, no payload found)
+        or a local failure.
 
         Options:
           --format text|json|junit  text (default): a line per failing payload and a summary;
@@ -79,8 +86,11 @@ enum HelpText {
                                  it, media in FILE-without-extension-media/ (works offline)
           --jobs N               concurrent downloads (default 8)
           --shard I/N            check only the payloads at positions I-1 modulo N
+          --allow-empty          finding no payload passes (default: exit 2, it is a typo)
           --strict               fail on warnings too
-          --out DIR              keep attachments here, by SHA-256 (default: none are kept)
+          --out DIR              where attachments are stored, named by SHA-256 (default:
+                                 $XDG_CACHE_HOME/notti-media/attachments, else
+                                 ~/.cache/notti-media/attachments; mode 0700)
         \(downloadOptions)
           --quiet                no progress line on stderr
           -h, --help             this help

@@ -1,4 +1,4 @@
-import Glibc
+import Foundation
 import NottiMedia
 
 /// `notti-media process PAYLOAD|-`: one payload through the extension's path;
@@ -9,9 +9,19 @@ struct ProcessCommand {
     func run() -> Int32 {
         let path = options.operands[0]
         let source = path
+        let environment = ProcessInfo.processInfo.environment
+        let outputDirectory: String
+        do {
+            outputDirectory = try AttachmentFolder.resolve(out: options.outDirectory, environment: environment)
+        } catch {
+            Console.fail(error.message)
+            return ExitCode.localFailure
+        }
         let bytes: [UInt8]
         do {
-            bytes = try PayloadInput.read(path)
+            bytes = try PayloadInput.read(path, cancellation: Signals.cancellation)
+        } catch .interrupted {
+            return ExitCode.interrupted(by: Signals.receivedSignal ?? SIGINT)
         } catch {
             Console.fail(error.message)
             return ExitCode.usage
@@ -29,11 +39,10 @@ struct ProcessCommand {
         }
         let serviceExtension: ServiceExtension
         do {
-            serviceExtension = try ServiceExtension(
-                policy: Tool.policy(from: options), outputDirectory: Tool.outputDirectory(from: options))
+            serviceExtension = try ServiceExtension(policy: Tool.policy(from: options), outputDirectory: outputDirectory)
         } catch {
             Console.fail(error.message)
-            return ExitCode.usage
+            return ExitCode.localFailure
         }
         guard var report = serviceExtension.handle(payload, source: source, cancellation: Signals.cancellation) else {
             return ExitCode.interrupted(by: Signals.receivedSignal ?? SIGINT)
@@ -49,7 +58,11 @@ struct ProcessCommand {
         } else {
             Console.out(JSONWriter.string(options.report ? report.json : report.content ?? .null, style: .pretty))
         }
-        if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
+        if report.reason == .writeError, let failure = report.diagnostics.first(where: { $0.code == Reason.writeError.rawValue }) {
+            // The content went out unchanged, as on a device, but this machine failed, not the media.
+            Console.fail("\(failure.message) (attachments folder \(outputDirectory))")
+            return ExitCode.localFailure
+        }
         return ExitCode.success
     }
 

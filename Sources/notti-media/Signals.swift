@@ -2,16 +2,25 @@ import Foundation
 import NottiMedia
 import Synchronization
 
-/// SIGINT and SIGTERM stop work in progress instead of killing the process,
-/// so partial downloads are removed and the exit status says which signal it was.
+/// SIGINT, SIGTERM, SIGHUP and SIGPIPE stop work in progress instead of
+/// killing the process, so partial downloads and temporary files are removed
+/// and the exit status says which signal it was (128 + N).
 ///
-/// Both are blocked in every thread and taken by one thread with `sigwait`,
+/// All four are blocked in every thread and taken by one thread with `sigwait`,
 /// so handling them is ordinary code rather than an asynchronous handler
 /// (and sanitizers, which defer asynchronous handlers, see them at once).
+/// A write to a closed pipe raises SIGPIPE in the writing thread, where it
+/// stays blocked: the write fails with EPIPE instead, and `Console` reports
+/// that here as `pipeClosed()`.
 enum Signals {
     /// Work checks this at least once a second (libcurl's progress callback).
     static let cancellation = Cancellation()
     private static let received = Atomic<Int32>(0)
+    /// The signals that end a run; a second SIGINT or SIGTERM ends it at once.
+    private static let handled = [SIGINT, SIGTERM, SIGHUP, SIGPIPE]
+    /// A run that has not wound down this long after its first signal is ended
+    /// where it stands (a write blocked on a pipe nobody reads, say).
+    static let gracePeriodSeconds = 1.0
 
     /// The signal that stopped the run, if one did.
     static var receivedSignal: Int32? {
@@ -22,22 +31,51 @@ enum Signals {
     /// Call first thing in `main`, before any other thread starts: threads
     /// inherit the blocked mask.
     static func install() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
+        // Over RLIMIT_FSIZE a write fails with EFBIG, reported like a full disk,
+        // instead of killing the process with a partial file left behind.
+        signal(SIGXFSZ, SIG_IGN)
+        var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
         let waiter = Thread {
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, SIGINT)
-            sigaddset(&set, SIGTERM)
+            var set = signalSet()
             var number: Int32 = 0
             while sigwait(&set, &number) == 0 {
-                _ = received.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing)
-                cancellation.cancel()
+                if receivedSignal != nil {
+                    if number == SIGINT || number == SIGTERM { endNow() }
+                    continue
+                }
+                stop(by: number)
             }
         }
         waiter.start()
+    }
+
+    /// A write to stdout found the reader gone (EPIPE): the run ends as SIGPIPE would end it.
+    static func pipeClosed() {
+        stop(by: SIGPIPE)
+    }
+
+    private static func stop(by number: Int32) {
+        guard received.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged else { return }
+        cancellation.cancel()
+        let watchdog = Thread {
+            Thread.sleep(forTimeInterval: gracePeriodSeconds)
+            endNow()
+        }
+        watchdog.start()
+    }
+
+    /// Removes what this run created and exits with the first signal's status, without
+    /// waiting for work in progress.
+    private static func endNow() {
+        OwnedPaths.run.removeAll()
+        _exit(ExitCode.interrupted(by: receivedSignal ?? SIGINT))
+    }
+
+    private static func signalSet() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in handled { sigaddset(&set, number) }
+        return set
     }
 }

@@ -19,12 +19,27 @@ enum Tool {
             Console.out(HelpText.text(for: command))
             return ExitCode.success
         case .run(let options):
+            let status: Int32
             switch options.command {
-            case .process: return ProcessCommand(options: options).run()
-            case .check: return CheckCommand(options: options).run()
-            case .sniff: return SniffCommand(options: options).run()
+            case .process: status = ProcessCommand(options: options).run()
+            case .check: status = CheckCommand(options: options).run()
+            case .sniff: status = SniffCommand(options: options).run()
             }
+            return finalStatus(status)
         }
+    }
+
+    /// The status the process exits with: a signal's 128 + N first (a closed
+    /// pipe is SIGPIPE, 141, and says nothing), then a failed write of the
+    /// output (2, with a line saying so), then the command's own verdict.
+    static func finalStatus(_ status: Int32) -> Int32 {
+        Console.flushOutput()
+        if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
+        if let failure = Console.outputFailure {
+            Console.fail("cannot write the output (stdout): \(failure.message)")
+            return ExitCode.localFailure
+        }
+        return status
     }
 
     /// The policy the options describe: the SDK's, with any limits overridden.
@@ -35,11 +50,5 @@ enum Tool {
             extraCAFile: options.caFile,
             connectTo: options.connectTo,
             denyPrivateNetworks: options.denyPrivateNetworks)
-    }
-
-    /// `--out DIR`, or a `notti-media` folder in the system temp dir.
-    static func outputDirectory(from options: Options) -> String {
-        options.outDirectory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("notti-media").path
     }
 }

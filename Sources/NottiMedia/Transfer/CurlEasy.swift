@@ -1,124 +1,183 @@
 internal import CCurl
 internal import CCurlShim
 
-/// Owns one libcurl easy handle: one documented setter per option, freed in `deinit`.
+/// Owns one libcurl easy handle and the multi handle it runs in: one
+/// documented setter per option, both freed in `deinit`.
 ///
-/// Reusing one handle for consecutive transfers keeps its connection cache, so
+/// Reusing the pair for consecutive transfers keeps their connection cache, so
 /// redirect hops and repeated fetches from one host reuse the TLS connection.
+/// Transfers run through the multi interface so the caller is asked whether to
+/// go on every 100 ms, even while nothing arrives: a signal stops a stalled
+/// download at once, where `curl_easy_perform`'s progress callback can be a
+/// second late.
 final class CurlEasy {
     /// libcurl's process-wide set-up, done once, lazily and thread-safely
     /// (a `static let` initializer runs exactly once).
     private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
     let handle: UnsafeMutableRawPointer
+    private let multi: UnsafeMutableRawPointer
+    /// How long one wait for the network may last before `shouldContinue` is asked again.
+    private static let pollMilliseconds: Int32 = 100
     /// libcurl writes its detailed message for the last failure here (`CURLOPT_ERRORBUFFER`).
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     /// Header lists libcurl keeps pointers to; freed with the handle.
     private var lists: [UnsafeMutablePointer<curl_slist>] = []
 
-    init() {
-        precondition(Self.globalInit == CURLE_OK, "curl_global_init failed")
-        guard let handle = curl_easy_init() else { fatalError("curl_easy_init failed: out of memory") }
+    /// - Throws: `CurlOptionError` when libcurl cannot start or take its error buffer.
+    init() throws(CurlOptionError) {
+        guard Self.globalInit == CURLE_OK else {
+            errorBuffer.deallocate()
+            throw CurlOptionError(option: "curl_global_init", code: Self.globalInit)
+        }
+        guard let handle = curl_easy_init() else {
+            errorBuffer.deallocate()
+            throw CurlOptionError(option: "curl_easy_init", code: CURLE_OUT_OF_MEMORY)
+        }
+        guard let multi = curl_multi_init() else {
+            curl_easy_cleanup(handle)
+            errorBuffer.deallocate()
+            throw CurlOptionError(option: "curl_multi_init", code: CURLE_OUT_OF_MEMORY)
+        }
         self.handle = handle
+        self.multi = multi
         errorBuffer.initialize(to: 0)
-        _ = CCurlShim_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        try check("CURLOPT_ERRORBUFFER", CCurlShim_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
     }
 
     deinit {
         curl_easy_cleanup(handle)
+        curl_multi_cleanup(multi)
         lists.forEach { curl_slist_free_all($0) }
         errorBuffer.deallocate()
     }
 
     // MARK: Options
+    //
+    // Every setter checks libcurl's answer: an option the installed libcurl
+    // lacks must stop the run, never leave a weaker policy in force.
 
-    private func set(_ option: CURLoption, _ value: Int) {
-        _ = CCurlShim_setopt_long(handle, option, value)
+    private func check(_ name: String, _ code: CURLcode) throws(CurlOptionError) {
+        guard code == CURLE_OK else { throw CurlOptionError(option: name, code: code) }
     }
 
-    private func set(_ option: CURLoption, _ value: String?) {
-        _ = CCurlShim_setopt_string(handle, option, value)
+    private func set(_ name: String, _ option: CURLoption, _ value: Int) throws(CurlOptionError) {
+        try check(name, CCurlShim_setopt_long(handle, option, value))
+    }
+
+    private func set(_ name: String, _ option: CURLoption, _ value: String?) throws(CurlOptionError) {
+        try check(name, CCurlShim_setopt_string(handle, option, value))
     }
 
     /// `CURLOPT_URL`.
-    func setURL(_ url: String) { set(CURLOPT_URL, url) }
+    func setURL(_ url: String) throws(CurlOptionError) { try set("CURLOPT_URL", CURLOPT_URL, url) }
 
     /// `CURLOPT_NOSIGNAL`: never use signals for timeouts; required in threaded code.
-    func setNoSignal() { set(CURLOPT_NOSIGNAL, 1) }
+    func setNoSignal() throws(CurlOptionError) { try set("CURLOPT_NOSIGNAL", CURLOPT_NOSIGNAL, 1) }
 
     /// `CURLOPT_PROTOCOLS_STR` and `CURLOPT_REDIR_PROTOCOLS_STR`: without both,
     /// libcurl would follow an https → http or ftp redirect on its own.
-    func restrictProtocols(to protocols: String) {
-        set(CURLOPT_PROTOCOLS_STR, protocols)
-        set(CURLOPT_REDIR_PROTOCOLS_STR, protocols)
+    func restrictProtocols(to protocols: String) throws(CurlOptionError) {
+        try set("CURLOPT_PROTOCOLS_STR", CURLOPT_PROTOCOLS_STR, protocols)
+        try set("CURLOPT_REDIR_PROTOCOLS_STR", CURLOPT_REDIR_PROTOCOLS_STR, protocols)
     }
 
     /// `CURLOPT_FOLLOWLOCATION`: off, so every hop can be checked before it is taken.
-    func setFollowRedirects(_ follow: Bool) { set(CURLOPT_FOLLOWLOCATION, follow ? 1 : 0) }
+    func setFollowRedirects(_ follow: Bool) throws(CurlOptionError) {
+        try set("CURLOPT_FOLLOWLOCATION", CURLOPT_FOLLOWLOCATION, follow ? 1 : 0)
+    }
 
     /// `CURLOPT_TIMEOUT_MS`: the deadline for the next `perform`, connect and body included.
-    func setTimeout(milliseconds: Int) { set(CURLOPT_TIMEOUT_MS, max(1, milliseconds)) }
+    func setTimeout(milliseconds: Int) throws(CurlOptionError) {
+        try set("CURLOPT_TIMEOUT_MS", CURLOPT_TIMEOUT_MS, max(1, milliseconds))
+    }
 
     /// `CURLOPT_MAXFILESIZE_LARGE`: refuses a response whose Content-Length announces
     /// more; it does not stop unannounced or lying lengths (the write callback does).
-    func setMaxFileSize(_ bytes: Int) { _ = CCurlShim_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(bytes)) }
+    func setMaxFileSize(_ bytes: Int) throws(CurlOptionError) {
+        try check("CURLOPT_MAXFILESIZE_LARGE", CCurlShim_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(bytes)))
+    }
 
     /// `CURLOPT_SSLVERSION`: TLS 1.2 or newer, as App Transport Security requires.
-    func requireTLS12OrNewer() { set(CURLOPT_SSLVERSION, CURL_SSLVERSION_TLSv1_2) }
+    func requireTLS12OrNewer() throws(CurlOptionError) {
+        try set("CURLOPT_SSLVERSION", CURLOPT_SSLVERSION, CURL_SSLVERSION_TLSv1_2)
+    }
 
     /// `CURLOPT_CAINFO` plus `CURLOPT_CAPATH`: trust `file` in addition to the system store
     /// (setting CAINFO alone would replace the system bundle).
-    func addTrustedCAs(file: String, systemDirectory: String) {
-        set(CURLOPT_CAINFO, file)
-        set(CURLOPT_CAPATH, systemDirectory)
+    func addTrustedCAs(file: String, systemDirectory: String) throws(CurlOptionError) {
+        try set("CURLOPT_CAINFO", CURLOPT_CAINFO, file)
+        try set("CURLOPT_CAPATH", CURLOPT_CAPATH, systemDirectory)
     }
 
     /// `CURLOPT_ACCEPT_ENCODING`: the codings to ask for; libcurl decodes them, so
     /// the write callback sees, and counts, decoded bytes.
-    func setAcceptEncoding(_ value: String) { set(CURLOPT_ACCEPT_ENCODING, value) }
+    func setAcceptEncoding(_ value: String) throws(CurlOptionError) {
+        try set("CURLOPT_ACCEPT_ENCODING", CURLOPT_ACCEPT_ENCODING, value)
+    }
 
     /// `CURLOPT_USERAGENT`.
-    func setUserAgent(_ value: String) { set(CURLOPT_USERAGENT, value) }
+    func setUserAgent(_ value: String) throws(CurlOptionError) { try set("CURLOPT_USERAGENT", CURLOPT_USERAGENT, value) }
 
     /// `CURLOPT_CONNECT_TO`: `HOST:PORT:CONNECT-HOST:CONNECT-PORT` overrides.
-    func setConnectTo(_ entries: [String]) {
+    func setConnectTo(_ entries: [String]) throws(CurlOptionError) {
         guard !entries.isEmpty else { return }
         var list: UnsafeMutablePointer<curl_slist>?
-        for entry in entries { list = curl_slist_append(list, entry) }
+        for entry in entries {
+            guard let longer = curl_slist_append(list, entry) else {
+                throw CurlOptionError(option: "CURLOPT_CONNECT_TO", code: CURLE_OUT_OF_MEMORY)
+            }
+            list = longer
+        }
         if let list {
             lists.append(list)
-            _ = CCurlShim_setopt_slist(handle, CURLOPT_CONNECT_TO, list)
+            try check("CURLOPT_CONNECT_TO", CCurlShim_setopt_slist(handle, CURLOPT_CONNECT_TO, list))
         }
     }
 
     /// `CURLOPT_WRITEFUNCTION` and `CURLOPT_WRITEDATA`.
-    func setWriteCallback(_ callback: curl_write_callback, context: UnsafeMutableRawPointer) {
-        _ = CCurlShim_setopt_write_function(handle, callback)
-        _ = CCurlShim_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+    func setWriteCallback(_ callback: curl_write_callback, context: UnsafeMutableRawPointer) throws(CurlOptionError) {
+        try check("CURLOPT_WRITEFUNCTION", CCurlShim_setopt_write_function(handle, callback))
+        try check("CURLOPT_WRITEDATA", CCurlShim_setopt_pointer(handle, CURLOPT_WRITEDATA, context))
     }
 
     /// `CURLOPT_XFERINFOFUNCTION`, `CURLOPT_XFERINFODATA` and `CURLOPT_NOPROGRESS` 0:
     /// libcurl calls it at least once a second, even while stalled, which is where
     /// the deadline and interruption are checked.
-    func setProgressCallback(_ callback: curl_xferinfo_callback, context: UnsafeMutableRawPointer) {
-        _ = CCurlShim_setopt_xferinfo_function(handle, callback)
-        _ = CCurlShim_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
-        set(CURLOPT_NOPROGRESS, 0)
+    func setProgressCallback(_ callback: curl_xferinfo_callback, context: UnsafeMutableRawPointer) throws(CurlOptionError) {
+        try check("CURLOPT_XFERINFOFUNCTION", CCurlShim_setopt_xferinfo_function(handle, callback))
+        try check("CURLOPT_XFERINFODATA", CCurlShim_setopt_pointer(handle, CURLOPT_XFERINFODATA, context))
+        try set("CURLOPT_NOPROGRESS", CURLOPT_NOPROGRESS, 0)
     }
 
     /// `CURLOPT_OPENSOCKETFUNCTION` and `CURLOPT_OPENSOCKETDATA`: called with the
     /// address of every connection before it is made.
-    func setOpenSocketCallback(_ callback: curl_opensocket_callback, context: UnsafeMutableRawPointer) {
-        _ = CCurlShim_setopt_opensocket_function(handle, callback)
-        _ = CCurlShim_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, context)
+    func setOpenSocketCallback(_ callback: curl_opensocket_callback, context: UnsafeMutableRawPointer) throws(CurlOptionError) {
+        try check("CURLOPT_OPENSOCKETFUNCTION", CCurlShim_setopt_opensocket_function(handle, callback))
+        try check("CURLOPT_OPENSOCKETDATA", CCurlShim_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, context))
     }
 
     // MARK: Transfer and results
 
     /// Runs the transfer; returns libcurl's result code.
-    func perform() -> CURLcode {
+    /// Runs the transfer, asking `shouldContinue` at least every 100 ms;
+    /// returns libcurl's result code (`CURLE_ABORTED_BY_CALLBACK` when it said no).
+    func perform(while shouldContinue: () -> Bool) -> CURLcode {
         errorBuffer[0] = 0
-        return curl_easy_perform(handle)
+        guard curl_multi_add_handle(multi, handle) == CURLM_OK else { return CURLE_OUT_OF_MEMORY }
+        defer { curl_multi_remove_handle(multi, handle) }
+        var running: Int32 = 1
+        while true {
+            guard curl_multi_perform(multi, &running) == CURLM_OK else { return CURLE_OUT_OF_MEMORY }
+            if running == 0 { break }
+            if !shouldContinue() { return CURLE_ABORTED_BY_CALLBACK }
+            guard curl_multi_poll(multi, nil, 0, Self.pollMilliseconds, nil) == CURLM_OK else { return CURLE_OUT_OF_MEMORY }
+        }
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi, &queued) {
+            if message.pointee.msg == CURLMSG_DONE { return message.pointee.data.result }
+        }
+        return CURLE_OK
     }
 
     /// libcurl's detailed message for the last failure, or its generic one for `code`.
@@ -145,4 +204,23 @@ final class CurlEasy {
         guard CCurlShim_getinfo_string(handle, info, &value) == CURLE_OK, let value else { return nil }
         return String(cString: value)
     }
+}
+
+/// libcurl refused an option: the installed libcurl is older than the tool
+/// needs or out of memory. The run stops rather than go on with a weaker policy.
+public struct CurlOptionError: Error, Sendable {
+    /// The option's C name, e.g. `CURLOPT_PROTOCOLS_STR`.
+    public var option: String
+    public var message: String
+
+    init(option: String, code: CURLcode) {
+        self.option = option
+        // "libcurl/7.88.1 OpenSSL/3.0.15 ...": the first word names the library and its version.
+        let version = String(cString: curl_version()).split(separator: " ").first.map(String.init) ?? "libcurl"
+        message = "\(version) refused \(option): \(String(cString: curl_easy_strerror(code)))"
+            + " (notti-media needs libcurl \(Self.minimumVersion) or newer)"
+    }
+
+    /// The oldest libcurl with every option the download path sets (`CURLOPT_PROTOCOLS_STR` came in 7.85.0).
+    public static let minimumVersion = "7.85.0"
 }

@@ -14,24 +14,29 @@ final class MediaFetcher {
     static let systemCADirectory = "/etc/ssl/certs"
 
     let policy: MediaPolicy
-    private let easy = CurlEasy()
+    private let easy: CurlEasy
+    private let ownedPaths: OwnedPaths
 
-    init(policy: MediaPolicy) {
+    /// - Throws: `CurlOptionError` when libcurl refuses an option of the policy.
+    init(policy: MediaPolicy, ownedPaths: OwnedPaths) throws(CurlOptionError) {
         self.policy = policy
-        easy.setNoSignal()
-        easy.restrictProtocols(to: "https")
-        easy.setFollowRedirects(false)
-        easy.requireTLS12OrNewer()
-        easy.setMaxFileSize(policy.maxBytes)
-        easy.setAcceptEncoding(Self.iOSAcceptEncoding)
-        easy.setUserAgent("notti-media/\(NottiMediaVersion.string) (Notification Service Extension)")
+        self.ownedPaths = ownedPaths
+        easy = try CurlEasy()
+        try easy.setNoSignal()
+        try easy.restrictProtocols(to: "https")
+        try easy.setFollowRedirects(false)
+        try easy.requireTLS12OrNewer()
+        try easy.setMaxFileSize(policy.maxBytes)
+        try easy.setAcceptEncoding(Self.iOSAcceptEncoding)
+        try easy.setUserAgent("notti-media/\(NottiMediaVersion.string) (Notification Service Extension)")
         if let file = policy.extraCAFile {
-            easy.addTrustedCAs(file: file, systemDirectory: Self.systemCADirectory)
+            try easy.addTrustedCAs(file: file, systemDirectory: Self.systemCADirectory)
         }
-        easy.setConnectTo(policy.connectTo)
+        try easy.setConnectTo(policy.connectTo)
     }
 
-    /// Downloads `url` into a new file at `partialPath`.
+    /// Downloads `url` into a new file at `partialPath`, created exclusively and
+    /// tracked in the fetcher's `OwnedPaths` until the caller keeps or removes it.
     ///
     /// On any outcome but `.file` the partial file is removed before returning.
     func fetch(_ url: MediaURL, to partialPath: String, cancellation: Cancellation?) -> Download {
@@ -40,20 +45,28 @@ final class MediaFetcher {
         var download = Download(
             finalURL: url.string, redirects: 0, httpStatus: nil, declaredMime: nil,
             elapsedMilliseconds: 0, outcome: .interrupted)
-        let fileDescriptor = open(partialPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        if fileDescriptor < 0 {
-            download.outcome = .failed(.writeError, "cannot create \(partialPath): \(String(cString: strerror(errno)))")
-        } else {
+        switch ownedPaths.createFile(partialPath) {
+        case .failure(let error):
+            download.outcome = .failed(.writeError, "cannot create \(partialPath): \(error.message)")
+        case .success(let fileDescriptor):
             let sink = TransferSink(
                 easy: easy, fileDescriptor: fileDescriptor, maxBytes: policy.maxBytes,
                 deadline: deadline, cancellation: cancellation, denyPrivateNetworks: policy.denyPrivateNetworks)
-            let outcome = withExtendedLifetime(sink) {
-                sink.install(on: easy)
-                return transfer(&download, sink: sink, deadline: deadline, partialPath: partialPath)
+            let outcome: Download.Outcome
+            do {
+                try sink.install(on: easy)
+                outcome = withExtendedLifetime(sink) {
+                    transfer(&download, sink: sink, deadline: deadline, partialPath: partialPath)
+                }
+            } catch {
+                outcome = .failed(.networkError, error.message)
             }
             download.outcome = outcome
-            close(fileDescriptor)
-            if case .file = outcome {} else { unlink(partialPath) }
+            // A file whose close fails (a full disk on some file systems) is not complete.
+            if close(fileDescriptor) != 0, case .file = outcome {
+                download.outcome = .failed(.writeError, "cannot write the attachment: \(Errno(errno).message)")
+            }
+            if case .file = download.outcome {} else { ownedPaths.remove(partialPath) }
         }
         download.elapsedMilliseconds = Self.milliseconds(since: start)
         return download
@@ -65,10 +78,14 @@ final class MediaFetcher {
         while true {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { return timeoutFailure() }
-            easy.setURL(download.finalURL)
-            easy.setTimeout(milliseconds: Self.milliseconds(remaining))
+            do {
+                try easy.setURL(download.finalURL)
+                try easy.setTimeout(milliseconds: Self.milliseconds(remaining))
+            } catch {
+                return .failed(.networkError, error.message)
+            }
             sink.beginResponse()
-            let code = easy.perform()
+            let code = easy.perform(while: sink.shouldContinue)
             let status = easy.responseCode
             download.httpStatus = status > 0 ? status : nil
             download.declaredMime = easy.contentType.map(MediaType.essence(ofContentType:))
@@ -76,7 +93,7 @@ final class MediaFetcher {
             switch sink.stop {
             case .tooLarge: return tooLargeFailure(announced: false)
             case .writeFailed(let error):
-                return .failed(.writeError, "cannot write the attachment: \(String(cString: strerror(error)))")
+                return .failed(.writeError, "cannot write the attachment: \(Errno(error).message)")
             case .deadline: return timeoutFailure()
             case .cancelled: return .interrupted
             case .status, nil: break

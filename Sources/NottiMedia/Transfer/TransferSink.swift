@@ -51,6 +51,9 @@ final class TransferSink {
 
     /// Resets the per-response state before each request (each redirect hop).
     func beginResponse() {
+        // A refusal belongs to the hop that made it: a later hop's TLS error or
+        // refused connection must not be reported as `blocked_address`.
+        blockedAddress = nil
         statusChecked = false
         skipped = 0
         if case .status = stop { stop = nil }
@@ -110,24 +113,26 @@ final class TransferSink {
             blockedAddress = (judged.text, refusal)
             return -1
         }
+        // An allowed candidate after a refused one: whatever fails next is not the refusal.
+        blockedAddress = nil
         return socket(family, type | Int32(SOCK_CLOEXEC.rawValue), `protocol`)
     }
 
     /// Registers the callbacks on `easy`, with `self` as their context.
     /// The caller keeps `self` alive for as long as `easy` may call them.
-    func install(on easy: CurlEasy) {
+    func install(on easy: CurlEasy) throws(CurlOptionError) {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        easy.setWriteCallback({ data, size, count, context in
+        try easy.setWriteCallback({ data, size, count, context in
             guard let data, let context else { return 0 }
             let sink = Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue()
             return sink.receive(UnsafeRawPointer(data), count: size * count)
         }, context: context)
-        easy.setProgressCallback({ context, _, _, _, _ in
+        try easy.setProgressCallback({ context, _, _, _, _ in
             guard let context else { return 1 }
             let sink = Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue()
             return sink.shouldContinue() ? 0 : 1
         }, context: context)
-        easy.setOpenSocketCallback({ context, purpose, address in
+        try easy.setOpenSocketCallback({ context, purpose, address in
             guard let context, let address else { return -1 }
             let sink = Unmanaged<TransferSink>.fromOpaque(context).takeUnretainedValue()
             // libcurl's storage behind `addr` is large enough for any sockaddr.

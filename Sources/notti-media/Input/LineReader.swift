@@ -40,7 +40,7 @@ struct LineReader {
         }
         while true {
             willRead()
-            guard waitForInput() else { return }
+            guard waitUntilReadable(fileDescriptor, unless: isCancelled) else { return }
             let count = block.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, Self.blockSize) }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -66,17 +66,5 @@ struct LineReader {
             }
         }
         if skippingLongLine || !line.isEmpty { _ = emit() }
-    }
-
-    /// Waits until the descriptor is readable, in steps of 200 ms so a
-    /// cancellation is noticed; false when cancelled.
-    private func waitForInput() -> Bool {
-        var poller = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-        while !isCancelled() {
-            let ready = poll(&poller, 1, 200)
-            // Ready, or an error that the read itself will report.
-            if ready > 0 || (ready < 0 && errno != EINTR) { return true }
-        }
-        return false
     }
 }

@@ -1,34 +1,58 @@
-import Foundation
+import Glibc
 import NottiMedia
 
 /// Reading a payload's bytes from a file or standard input, bounded in size.
 enum PayloadInput {
-    struct ReadError: Error {
-        var message: String
+    enum ReadError: Error {
+        /// The file cannot be read; `message` says which and why.
+        case unreadable(String)
+        /// SIGINT or another signal stopped the wait for input.
+        case interrupted
+
+        var message: String {
+            switch self {
+            case .unreadable(let message): message
+            case .interrupted: "interrupted while reading the payload"
+            }
+        }
     }
 
-    /// Reads at most one byte more than `Payload.maxReadBytes`.
-    static func read(_ path: String) throws(ReadError) -> [UInt8] {
-        let handle: FileHandle
+    /// Reads at most one byte more than `Payload.maxReadBytes` (enough for
+    /// `Payload` to refuse an oversized input); a wait on standard input ends
+    /// within a fifth of a second of `cancellation`.
+    static func read(_ path: String, cancellation: Cancellation) throws(ReadError) -> [UInt8] {
+        let descriptor: Int32
         if path == "-" {
-            handle = FileHandle.standardInput
+            descriptor = STDIN_FILENO
         } else {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw ReadError(message: "cannot read \(path): no such file")
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                switch errno {
+                case ENOENT, ENOTDIR: throw .unreadable("cannot read \(path): no such file")
+                case EACCES, EPERM: throw .unreadable("cannot read \(path): permission denied")
+                default: throw .unreadable("cannot read \(path): \(Errno(errno).message)")
+                }
             }
-            guard !isDirectory.boolValue else { throw ReadError(message: "cannot read \(path): it is a folder") }
-            guard let opened = FileHandle(forReadingAtPath: path) else {
-                throw ReadError(message: "cannot read \(path): permission denied")
+            var info = stat()
+            if fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+                close(descriptor)
+                throw .unreadable("cannot read \(path): it is a folder")
             }
-            handle = opened
         }
-        defer { if path != "-" { try? handle.close() } }
-        do {
-            // One byte past the cap is enough for `Payload` to refuse an oversized input.
-            return [UInt8](try handle.read(upToCount: Payload.maxReadBytes + 1) ?? Data())
-        } catch {
-            throw ReadError(message: "cannot read \(path): \(error.localizedDescription)")
+        defer { if path != "-" { close(descriptor) } }
+        let limit = Payload.maxReadBytes + 1
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count < limit {
+            guard waitUntilReadable(descriptor, unless: { cancellation.isCancelled }) else { throw .interrupted }
+            let count = block.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, min($0.count, limit - bytes.count)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable("cannot read \(path): \(Errno(errno).message)")
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: block[..<count])
         }
+        return bytes
     }
 }

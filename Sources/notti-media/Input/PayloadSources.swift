@@ -2,8 +2,9 @@ import Foundation
 import NottiMedia
 
 /// The payloads named on `check`'s command line, produced lazily in a stable
-/// order: files as given, folders walked for `*.json` and `*.apns` (sorted by
-/// path), `.jsonl` / `.ndjson` files and `-` one payload a line.
+/// order: files as given, folders walked for `*.json`, `*.apns`, `*.jsonl` and
+/// `*.ndjson` (sorted by path, hidden entries skipped), `.jsonl` / `.ndjson`
+/// files and `-` one payload a line.
 struct PayloadSources {
     let paths: [String]
     let cancellation: Cancellation
@@ -51,7 +52,7 @@ struct PayloadSources {
 
     private func single(_ path: String) -> CheckInput {
         do {
-            return CheckInput(source: path, body: .bytes(try PayloadInput.read(path)))
+            return CheckInput(source: path, body: .bytes(try PayloadInput.read(path, cancellation: cancellation)))
         } catch {
             return CheckInput(source: path, body: .unreadable(error.message))
         }
@@ -72,20 +73,25 @@ struct PayloadSources {
         return going
     }
 
-    /// Depth first, entries sorted by name; links to folders are not followed.
+    /// Depth first, entries sorted by name; links to folders are not followed,
+    /// hidden entries (`.git`, editors' `.#x.json`) are skipped.
     private func walk(_ folder: String, willBlock: () -> Void, _ body: (CheckInput) -> Bool) -> Bool {
         willBlock()
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             return body(CheckInput(source: folder, body: .unreadable("cannot list the folder")))
         }
-        for name in names.sorted() {
+        for name in names.sorted() where !name.hasPrefix(".") {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { continue }
             let type = attributes[.type] as? FileAttributeType
             if type == .typeDirectory {
                 if !walk(path, willBlock: willBlock, body) { return false }
-            } else if type == .typeRegular || type == .typeSymbolicLink, isPayloadFile(name) {
-                if !body(single(path)) { return false }
+            } else if type == .typeRegular || type == .typeSymbolicLink {
+                if Self.isJSONLines(name) {
+                    if !visit(path, willBlock: willBlock, body) { return false }
+                } else if isPayloadFile(name) {
+                    if !body(single(path)) { return false }
+                }
             }
         }
         return true

@@ -9,7 +9,8 @@ protocol CheckFormat: Sendable {
     /// The record's output, or nil to write nothing for it.
     func render(_ report: Report) -> String?
     func write(_ rendered: String)
-    func finish(_ summary: CheckSummary)
+    /// Writes what comes after the records; throws when a spool it reads back failed.
+    func finish(_ summary: CheckSummary) throws(LocalError)
 }
 
 extension Report {

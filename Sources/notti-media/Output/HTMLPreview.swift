@@ -7,59 +7,99 @@ import NottiMedia
 /// hash, referenced relatively), so the two can be zipped and opened anywhere.
 /// No network resources: styles and the filter script are inline.
 ///
-/// Cards stream to a temporary spool as records arrive (the header's totals
-/// are known only at the end), so memory stays flat.
+/// Cards stream to a spool in the run's scratch folder as records arrive (the
+/// header's totals are known only at the end), so memory stays flat.
 final class HTMLPreview: @unchecked Sendable {
     let pagePath: String
     let mediaFolder: String
     let card: HTMLCard
     // Used by the writer thread only, then by `finish`.
-    private let spool: UnsafeMutablePointer<FILE>
+    private let spool: Spool
     private var copied: Set<String> = []
     private var warned = 0
+    /// The first media file that could not be placed beside the page.
+    private var mediaFailure: String?
 
-    /// - Throws: `UsageError` when the page or its media folder cannot be written.
-    init(path: String) throws(UsageError) {
+    /// Checks the page's path and makes its media folder (and the page's folder)
+    /// before any download.
+    /// - Throws: `UsageError` when `path` is a folder; `LocalError` when a folder cannot be made.
+    init(path: String, spool: Spool) throws {
         let page = URL(fileURLWithPath: path).standardizedFileURL
+        var info = stat()
+        if stat(page.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+            throw UsageError("--html expects a FILE to write, but \(path) is a folder")
+        }
         let folder = page.deletingPathExtension().path + "-media"
         // Like --out, the page's folder is created when missing (`--html out/report.html` on a clean clone).
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw UsageError("--html: cannot create \(folder)")
+        if let error = AttachmentFolder.makeFolders(folder, mode: 0o777) {
+            throw LocalError("--html: cannot create \(folder): \(error.message)")
         }
-        guard let spool = tmpfile() else { throw UsageError("--html: cannot create a temporary file") }
         self.pagePath = page.path
         self.mediaFolder = folder
         self.card = HTMLCard(mediaFolderName: URL(fileURLWithPath: folder).lastPathComponent)
         self.spool = spool
     }
 
-    deinit {
-        fclose(spool)
-    }
-
-    /// Adds a record's card, copying its media beside the page the first time it is seen.
+    /// Adds a record's card, placing its media beside the page the first time it is seen.
     func add(_ record: CheckRecord, card html: String) {
         if record.diagnostics.contains(where: { $0.severity == .warning }) { warned += 1 }
         if let attachment = record.attachment, copied.insert(attachment.sha256).inserted {
             let name = URL(fileURLWithPath: attachment.filePath).lastPathComponent
             let target = "\(mediaFolder)/\(name)"
+            // Named by content hash: a file already there holds the same bytes.
             if access(target, F_OK) != 0 && link(attachment.filePath, target) != 0 {
-                try? FileManager.default.copyItem(atPath: attachment.filePath, toPath: target)
+                do {
+                    try FileManager.default.copyItem(atPath: attachment.filePath, toPath: target)
+                } catch {
+                    if mediaFailure == nil { mediaFailure = "cannot place \(name) in \(mediaFolder)" }
+                }
             }
         }
-        fputs(html, spool)
-        fputc(0x0A, spool)
+        spool.writeLine(html)
     }
 
-    /// Writes the page (to a temporary name, then renamed, so no half page is left).
-    func finish(_ summary: CheckSummary) throws(UsageError) {
-        let temporary = pagePath + ".partial"
-        guard let page = fopen(temporary, "w") else { throw UsageError("--html: cannot write \(pagePath)") }
+    /// Writes the page to a new file beside it, then renames it into place, so
+    /// no half page is ever left and no file of someone else's is overwritten
+    /// on the way.
+    /// - Throws: `LocalError` when the page or its media cannot be written.
+    func finish(_ summary: CheckSummary) throws(LocalError) {
+        if let mediaFailure { throw LocalError("--html: \(mediaFailure)") }
+        let folder = URL(fileURLWithPath: pagePath).deletingLastPathComponent().path
+        // Created exclusively with the user's usual mode (0666 less the umask), as the page will be.
+        let temporary = "\(folder)/.notti-media-page-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).partial"
+        let descriptor: Int32
+        switch OwnedPaths.run.createFile(temporary, mode: 0o666) {
+        case .success(let made): descriptor = made
+        case .failure(let error): throw LocalError("--html: cannot write \(pagePath): \(error.message)")
+        }
+        guard let page = fdopen(descriptor, "w") else {
+            close(descriptor)
+            OwnedPaths.run.remove(temporary)
+            throw LocalError("--html: cannot write \(pagePath)")
+        }
         let bytes = summary.mediaByImpact.reduce(0) { $0 + ($1.verdict.reason == nil ? $1.verdict.bytes ?? 0 : 0) }
         fputs(Self.head, page)
-        fputs("""
+        fputs(Self.header(summary, warned: warned, bytes: bytes), page)
+        var spoolError: LocalError?
+        do {
+            try spool.readBack { fwrite($0.baseAddress, 1, $0.count, page) }
+        } catch {
+            spoolError = error
+        }
+        fputs("</ol>\n</main>\n" + Self.script + "</body>\n</html>\n", page)
+        var failure: Errno? = ferror(page) != 0 ? Errno(errno) : nil
+        if fclose(page) != 0 && failure == nil { failure = Errno(errno) }
+        if spoolError == nil && failure == nil && rename(temporary, pagePath) == 0 {
+            OwnedPaths.run.release(temporary)
+            return
+        }
+        let why = spoolError?.message ?? (failure ?? Errno(errno)).message
+        OwnedPaths.run.remove(temporary)
+        throw LocalError("--html: cannot write \(pagePath): \(why)")
+    }
+
+    private static func header(_ summary: CheckSummary, warned: Int, bytes: Int) -> String {
+        """
             <header>
             <h1>notti-media: \(summary.payloads) push\(summary.payloads == 1 ? "" : "es") as the phone shows them\(summary.interrupted ? " (interrupted)" : "")</h1>
             <dl class="totals">
@@ -83,21 +123,7 @@ final class HTMLPreview: @unchecked Sendable {
             <h2>Payloads, in input order</h2>
             <ol class="cards">
 
-            """, page)
-        rewind(spool)
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, spool)
-            if count == 0 { break }
-            fwrite(buffer, 1, count, page)
-        }
-        fputs("</ol>\n</main>\n" + Self.script + "</body>\n</html>\n", page)
-        let failed = ferror(page) != 0
-        fclose(page)
-        guard !failed, rename(temporary, pagePath) == 0 else {
-            unlink(temporary)
-            throw UsageError("--html: cannot write \(pagePath)")
-        }
+            """
     }
 
     private static let head = """

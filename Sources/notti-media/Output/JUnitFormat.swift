@@ -5,19 +5,14 @@ import NottiMedia
 /// payload, a failure element carrying the reason and message.
 ///
 /// The suite's counts belong in its opening tag but are known only at the end,
-/// so testcases stream to an unnamed temporary file and are copied out after
-/// the header: memory stays flat.
+/// so testcases stream to a spool in the run's scratch folder and are copied
+/// out after the header: memory stays flat.
 final class JUnitFormat: CheckFormat, @unchecked Sendable {
-    // Written by the writer thread only.
-    private let spool: UnsafeMutablePointer<FILE>
+    // Written by the writer thread only, then read by `finish`.
+    private let spool: Spool
 
-    init() throws(UsageError) {
-        guard let spool = tmpfile() else { throw UsageError("cannot create a temporary file for JUnit output") }
+    init(spool: Spool) {
         self.spool = spool
-    }
-
-    deinit {
-        fclose(spool)
     }
 
     func render(_ report: Report) -> String? {
@@ -32,22 +27,15 @@ final class JUnitFormat: CheckFormat, @unchecked Sendable {
     }
 
     func write(_ rendered: String) {
-        fputs(rendered, spool)
-        fputc(0x0A, spool)
+        spool.writeLine(rendered)
     }
 
-    func finish(_ summary: CheckSummary) {
+    func finish(_ summary: CheckSummary) throws(LocalError) {
         let name = summary.interrupted ? "notti-media check (interrupted)" : "notti-media check"
         Console.out("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
         Console.out("<testsuites name=\"notti-media\" tests=\"\(summary.payloads)\" failures=\"\(summary.failed)\" errors=\"0\">")
         Console.out("  <testsuite name=\"\(name)\" tests=\"\(summary.payloads)\" failures=\"\(summary.failed)\" errors=\"0\" skipped=\"0\">")
-        rewind(spool)
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, spool)
-            if count == 0 { break }
-            buffer.withUnsafeBytes { Console.outBytes(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-        }
+        try spool.readBack(Console.outBytes)
         Console.out("    <system-out>\(markupEscape(TextFormat.summaryText(summary)))</system-out>")
         Console.out("  </testsuite>")
         Console.out("</testsuites>")

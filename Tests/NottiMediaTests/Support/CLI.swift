@@ -31,13 +31,18 @@ enum CLI {
         return found
     }()
 
+    /// The default attachment folder's cache home for every test run of the binary,
+    /// so tests never write into the user's own `~/.cache`.
+    static let cacheHome: URL = Paths.temporaryFolder()
+
     /// Runs `notti-media arguments...` with `stdin` as its standard input.
     /// - Parameter whileRunning: called with the child's pid once it has started.
     static func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
         whileRunning: ((Int32) -> Void)? = nil
     ) throws -> Result {
-        try run(executable: binary, arguments, stdin: stdin, environment: environment, whileRunning: whileRunning)
+        let environment = ["XDG_CACHE_HOME": cacheHome.path].merging(environment) { $1 }
+        return try run(executable: binary, arguments, stdin: stdin, environment: environment, whileRunning: whileRunning)
     }
 
     static func run(
