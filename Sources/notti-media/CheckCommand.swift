@@ -84,8 +84,9 @@ struct CheckCommand {
             Console.fail("\(error.message) (the check itself finished: \(summary.passed) passed, \(summary.failed) failed)")
             return ExitCode.localFailure
         }
-        if let stored = summary.codeCounts[Reason.writeError.rawValue] {
-            Console.fail("\(stored) payload\(stored == 1 ? "'s attachment" : "s' attachments") could not be stored in \(outputDirectory) (write_error)")
+        if let stored = summary.codeCounts[Reason.writeError.rawValue], let first = tally.firstWriteError {
+            Console.fail("\(stored) payload\(stored == 1 ? "'s attachment" : "s' attachments") could not be stored in "
+                + "\(outputDirectory) (write_error), the first: \(first)")
             return ExitCode.localFailure
         }
         return verdict
@@ -102,13 +103,18 @@ struct CheckCommand {
     }
 }
 
-/// Counts for the progress line; touched by the writer thread only.
+/// Counts for the progress line, and the first local write failure; touched by
+/// the writer thread only, read after it is joined.
 private final class Tally: @unchecked Sendable {
     private(set) var done = 0
     private(set) var failed = 0
+    private(set) var firstWriteError: String?
 
     func add(_ record: CheckRecord) {
         done += 1
         if !record.passed { failed += 1 }
+        if firstWriteError == nil, let failure = record.diagnostics.first(where: { $0.code == Reason.writeError.rawValue }) {
+            firstWriteError = failure.message
+        }
     }
 }

@@ -35,19 +35,33 @@ enum CLI {
     /// so tests never write into the user's own `~/.cache`.
     static let cacheHome: URL = Paths.temporaryFolder()
 
+    /// Where the child's standard output goes.
+    enum Output {
+        /// A file read back into `Result.stdout`.
+        case capture
+        /// This path, e.g. `/dev/full`.
+        case path(String)
+        /// A pipe nobody reads: writes block once its buffer is full.
+        case unreadPipe
+    }
+
     /// Runs `notti-media arguments...` with `stdin` as its standard input.
-    /// - Parameter whileRunning: called with the child's pid once it has started.
+    /// - Parameters:
+    ///   - holdStdinOpen: stdin is a pipe that stays open (after `stdin`) until the child exits.
+    ///   - whileRunning: called with the child's pid once it has started.
     static func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-        whileRunning: ((Int32) -> Void)? = nil
+        output: Output = .capture, holdStdinOpen: Bool = false, whileRunning: ((Int32) -> Void)? = nil
     ) throws -> Result {
         let environment = ["XDG_CACHE_HOME": cacheHome.path].merging(environment) { $1 }
-        return try run(executable: binary, arguments, stdin: stdin, environment: environment, whileRunning: whileRunning)
+        return try run(
+            executable: binary, arguments, stdin: stdin, environment: environment, output: output,
+            holdStdinOpen: holdStdinOpen, whileRunning: whileRunning)
     }
 
     static func run(
         executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-        whileRunning: ((Int32) -> Void)? = nil
+        output: Output = .capture, holdStdinOpen: Bool = false, whileRunning: ((Int32) -> Void)? = nil
     ) throws -> Result {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -63,11 +77,28 @@ enum CLI {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        var outputPipe: Pipe?
+        switch output {
+        case .capture: process.standardOutput = try FileHandle(forWritingTo: outURL)
+        case .path(let path): process.standardOutput = FileHandle(forWritingAtPath: path)
+        case .unreadPipe:
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            outputPipe = pipe
+        }
         process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        var inputPipe: Pipe?
+        if holdStdinOpen {
+            let pipe = Pipe()
+            pipe.fileHandleForWriting.write(Data((stdin ?? "").utf8))
+            process.standardInput = pipe
+            inputPipe = pipe
+        } else {
+            process.standardInput = try FileHandle(forReadingFrom: inURL)
+        }
         let start = Date()
         try process.run()
+        defer { withExtendedLifetime((outputPipe, inputPipe)) {} }
         var callbackReturned: Date?
         if let whileRunning {
             whileRunning(process.processIdentifier)
