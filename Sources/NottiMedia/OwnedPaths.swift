@@ -1,5 +1,5 @@
+import Foundation
 import Glibc
-import Synchronization
 
 /// Every file and folder this run created and may still have to remove.
 ///
@@ -8,7 +8,11 @@ import Synchronization
 /// it exists, and removal is `unlink` for a tracked file and `rmdir` for a
 /// tracked folder, which only ever removes an empty folder. A run that ends
 /// early (a second signal, a watchdog) calls `removeAll` from any thread.
-public final class OwnedPaths: Sendable {
+///
+/// The lock is a pthread mutex (`NSLock`), not `Synchronization.Mutex`: on Linux
+/// the latter waits on a raw futex that ThreadSanitizer cannot see, so every
+/// access under it was reported as a race.
+public final class OwnedPaths: @unchecked Sendable {
     /// The process's one registry: the signal thread must reach what every worker made.
     public static let run = OwnedPaths()
 
@@ -20,14 +24,22 @@ public final class OwnedPaths: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var state = State()
+
+    private func withLock<T>(_ body: (inout State) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
+    }
 
     public init() {}
 
     /// Creates `path` exclusively, tracked until `release` or `remove`.
     /// - Returns: the open descriptor, or the errno (`EEXIST` when anything is already there).
     public func createFile(_ path: String, mode: mode_t = 0o644) -> Result<Int32, Errno> {
-        state.withLock { state in
+        withLock { state in
             guard !state.closed else { return .failure(Errno(ECANCELED)) }
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
             guard descriptor >= 0 else { return .failure(Errno(errno)) }
@@ -39,7 +51,7 @@ public final class OwnedPaths: Sendable {
     /// Creates a file with a new unique name, `folder/prefixXXXXXX`suffix, tracked.
     /// - Returns: the path and its open descriptor, or the errno.
     public func createUniqueFile(in folder: String, prefix: String, suffix: String = "") -> Result<(path: String, descriptor: Int32), Errno> {
-        state.withLock { state in
+        withLock { state in
             guard !state.closed else { return .failure(Errno(ECANCELED)) }
             var template = Array("\(folder)/\(prefix)XXXXXX\(suffix)".utf8CString)
             let descriptor = mkstemps(&template, Int32(suffix.utf8.count))
@@ -54,7 +66,7 @@ public final class OwnedPaths: Sendable {
     /// Makes a new private folder (`mkdtemp`, mode 0700) in `parent`, tracked.
     /// - Returns: its path, or the errno; nothing is created on failure.
     public func makeTemporaryFolder(in parent: String, prefix: String) -> Result<String, Errno> {
-        state.withLock { state in
+        withLock { state in
             guard !state.closed else { return .failure(Errno(ECANCELED)) }
             var template = Array("\(parent)/\(prefix)XXXXXX".utf8CString)
             guard mkdtemp(&template) != nil else { return .failure(Errno(errno)) }
@@ -66,12 +78,12 @@ public final class OwnedPaths: Sendable {
 
     /// `path` is kept (renamed into place) or already gone: stop tracking it.
     public func release(_ path: String) {
-        _ = state.withLock { $0.files.remove(path) }
+        _ = withLock { $0.files.remove(path) }
     }
 
     /// Unlinks a tracked file; a path this registry did not create is left alone.
     public func remove(_ path: String) {
-        state.withLock { state in
+        withLock { state in
             guard state.files.remove(path) != nil else { return }
             unlink(path)
         }
@@ -80,7 +92,7 @@ public final class OwnedPaths: Sendable {
     /// Removes a tracked folder with `rmdir`: only when it is empty, so nothing
     /// that is not ours can go with it. Its tracked files should be removed first.
     public func removeFolder(_ path: String) {
-        state.withLock { state in
+        withLock { state in
             guard let index = state.folders.lastIndex(of: path) else { return }
             state.folders.remove(at: index)
             rmdir(path)
@@ -90,7 +102,7 @@ public final class OwnedPaths: Sendable {
     /// Removes every tracked file, then every tracked folder, newest first, and
     /// refuses to create anything after: the last act of a run that ends now.
     public func removeAll() {
-        state.withLock { state in
+        withLock { state in
             state.closed = true
             for path in state.files { unlink(path) }
             state.files.removeAll()
@@ -105,7 +117,7 @@ public final class OwnedPaths: Sendable {
 
     /// What is still tracked, for tests.
     var tracked: (files: Set<String>, folders: [String]) {
-        state.withLock { ($0.files, $0.folders) }
+        withLock { ($0.files, $0.folders) }
     }
 }
 
