@@ -102,13 +102,3 @@ struct URLParseFailure: Error {
     let message: String
     init(_ message: String) { self.message = message }
 }
-
-func quoted(_ text: String, limit: Int = 120) -> String {
-    let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
-    return "'" + shown + "'"
-}
-
-func hex4(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-}

@@ -1,10 +1,10 @@
 /// Properties that must hold for any input bytes whatsoever, checked by the fuzz
 /// target (`scripts/fuzz`) and by the tests on its seeds and past findings.
-public enum PayloadInvariants {
+enum PayloadInvariants {
     /// Runs the payload parser, URL validation, lints, content builder and
     /// report on `bytes` (no network: a valid URL gets a synthetic failure).
     /// - Returns: a description of the first property that does not hold, or nil.
-    public static func violation(in bytes: [UInt8]) -> String? {
+    static func violation(in bytes: [UInt8]) -> String? {
         guard let payload = try? Payload(json: bytes) else { return nil }
         for style in [JSONWriter.Style.compact, .pretty] {
             let written = JSONWriter.string(payload.root, style: style)
