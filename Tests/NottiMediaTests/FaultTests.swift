@@ -118,7 +118,8 @@ import Testing
         #expect(!Paths.contents(of: out).contains { $0.hasSuffix(".part") })
     }
 
-    @Test func aFailedWriteOfTheHTMLPageSaysSoAndTheVerdict() throws {
+    @Test(.enabled(if: CLI.sanitizer != "thread", "ThreadSanitizer's runtime faults under RLIMIT_FSIZE"))
+    func aFailedWriteOfTheHTMLPageSaysSoAndTheVerdict() throws {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = folder.appendingPathComponent("report.html")
@@ -140,7 +141,9 @@ import Testing
 
     // MARK: A full disk for attachments (RLIMIT_FSIZE stands in for it, without privileges)
 
-    @Test(arguments: [["process", "-", "--report"], ["check", "--format", "json", "-"]])
+    @Test(
+        .enabled(if: CLI.sanitizer != "thread", "ThreadSanitizer's runtime faults under RLIMIT_FSIZE"),
+        arguments: [["process", "-", "--report"], ["check", "--format", "json", "-"]])
     func aFullDiskForAttachmentsIsWriteErrorExitTwoAndLeavesNoPartialFile(arguments: [String]) throws {
         let out = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }

@@ -31,6 +31,9 @@ enum CLI {
         return found
     }()
 
+    /// The sanitizer the binary was built with (`scripts/sanitize` says so), if any.
+    static let sanitizer = ProcessInfo.processInfo.environment["NOTTI_MEDIA_SANITIZER"]
+
     /// The default attachment folder's cache home for every test run of the binary,
     /// so tests never write into the user's own `~/.cache`.
     static let cacheHome: URL = Paths.temporaryFolder()
