@@ -112,6 +112,8 @@ import Testing
         ("HTTP://cdn.example.com/photo.png", "not_https"),
         ("ftp://cdn.example.com/photo.png", "not_https"),
         ("cdn.example.com/photo.png", "invalid_url"),
+        ("file://localhost/etc/hosts", "not_https"),
+        ("https:///f/logo.png", "invalid_url"),
         ("https://cdn.example.com/a b.png", "invalid_url"),
         ("", "invalid_url"),
     ])

@@ -26,7 +26,12 @@ import Testing
         (.string("http://cdn.example.com/photo.png"), .notHTTPS),
         (.string("HTTP://cdn.example.com/photo.png"), .notHTTPS),
         (.string("ftp://files.example.com/photo.png"), .notHTTPS),
-        (.string("file:///etc/passwd"), .invalid),
+        // The scheme is judged on the text as written, before a URL library reads it.
+        (.string("file:///etc/passwd"), .notHTTPS),
+        (.string("file://localhost/etc/hosts"), .notHTTPS),
+        // An empty authority has no host, even where libcurl would read the next segment as one.
+        (.string("https:///f/logo.png"), .invalid),
+        (.string("https:///"), .invalid),
         (.string(""), .invalid),
         (.number("42"), .invalid),
         (.null, .invalid),

@@ -1,9 +1,12 @@
 internal import CCurl
 
-/// A media URL that passed the SDK's checks: a string, absolute, with a host, https.
+/// A media URL that passed the SDK's checks: a string, absolute, with a host,
+/// https (or http, where the app allows it).
 public struct MediaURL: Sendable, Equatable {
     /// The URL exactly as the payload gave it.
     public let string: String
+    /// `https`, or `http` when allowed; lowercased.
+    public let scheme: String
     public let host: String
     /// The path's extension, case folded, query and fragment ignored; nil when there is none.
     public let pathExtension: String?
@@ -19,13 +22,19 @@ public struct MediaURL: Sendable, Equatable {
         case valid(MediaURL)
     }
 
-    /// Applies SPEC section 2 to the raw value: shape first, then scheme.
-    public static func check(_ value: JSONValue?) -> Verdict {
+    /// Applies SPEC section 2 to the raw value: a non-empty string without white
+    /// space or control characters; then the scheme, judged on the text as
+    /// written (`file://localhost/x` is `not_https`, whatever a URL library
+    /// would make of it); then an authority with a host, read by libcurl.
+    /// - Parameters:
+    ///   - key: the payload key the value came from, for messages.
+    ///   - allowHTTP: plain http passes too (an app with an App Transport Security exception).
+    public static func check(_ value: JSONValue?, key: String = Payload.mediaURLKey, allowHTTP: Bool = false) -> Verdict {
         guard let value else { return .absent }
         guard case .string(let text) = value else {
-            return .invalid("notti_image_url must be a string, not \(value.kindName)")
+            return .invalid("\(key) must be a string, not \(value.kindName)")
         }
-        if text.isEmpty { return .invalid("notti_image_url is empty") }
+        if text.isEmpty { return .invalid("\(key) is empty") }
         if let bad = text.unicodeScalars.first(where: isForbidden) {
             let what = bad.properties.isWhitespace ? "white space" : "a control character"
             return .invalid("the URL contains \(what) (U+\(hex4(bad.value)))")
@@ -33,13 +42,17 @@ public struct MediaURL: Sendable, Equatable {
         guard let scheme = scheme(of: text) else {
             return .invalid("not an absolute URL with a host: \(quoted(text))")
         }
+        guard scheme == "https" || (allowHTTP && scheme == "http") else { return .notHTTPS(scheme: scheme) }
+        // `https:///f/x`: libcurl would take `f` for the host; the URL as written has none.
+        if text.utf8.dropFirst(scheme.utf8.count + 3).first == UInt8(ascii: "/") {
+            return .invalid("the URL has no host (nothing between // and the path): \(quoted(text))")
+        }
         let parsed: (host: String, path: String)
         switch parse(text) {
         case .failure(let failure): return .invalid("\(failure.message): \(quoted(text))")
         case .success(let parts): parsed = parts
         }
-        guard scheme == "https" else { return .notHTTPS(scheme: scheme) }
-        return .valid(MediaURL(string: text, host: parsed.host, pathExtension: pathExtension(of: parsed.path)))
+        return .valid(MediaURL(string: text, scheme: scheme, host: parsed.host, pathExtension: pathExtension(of: parsed.path)))
     }
 
     /// White space, control and invisible format characters have no place in a URL.
