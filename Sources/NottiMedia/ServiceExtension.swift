@@ -1,14 +1,20 @@
 import Foundation
 import Synchronization
 
-/// The Notification Service Extension's media path, headless: read the URL,
-/// check it, download it under the policy, sniff it, decide its type, and hand
-/// back the content with the attachment, or unchanged when anything fails.
+/// A Notification Service Extension's media path, headless: pick the SDK's
+/// profile, read its media entries, check each URL, download under the
+/// profile's policy, sniff, decide the type under the device model, and hand
+/// back the content with the attachments, or unchanged when anything fails.
+///
+/// The path is split where the downloads are (`plan`, `fetchMedia`, `report`),
+/// so `check` can fetch each distinct URL once for many payloads; `handle`
+/// runs the three in a row for one payload.
 ///
 /// One instance owns one libcurl handle and one libmagic handle: use it from
 /// one thread at a time (one per worker).
 public final class ServiceExtension {
-    public let policy: MediaPolicy
+    public let options: FetchOptions
+    public let selection: SDKSelection
     /// Absolute path of the folder attachments are stored in, by content hash.
     public let outputDirectory: String
     private let fetcher: MediaFetcher
@@ -20,12 +26,14 @@ public final class ServiceExtension {
     private static let partialCounter = Atomic<Int>(0)
 
     /// - Parameters:
-    ///   - policy: the limits and trust settings; `.sdk` is the device's.
+    ///   - options: what the user set for every download (limits, trust, http).
+    ///   - selection: whose extension to reproduce, or `auto`.
     ///   - outputDirectory: where attachments go; created when missing.
     ///   - ownedPaths: the registry partial downloads are tracked in (the run's, by default).
     /// - Throws: `ServiceExtensionError` when the folder, libcurl or libmagic is unusable.
     public init(
-        policy: MediaPolicy = .sdk, outputDirectory: String, ownedPaths: OwnedPaths = .run
+        options: FetchOptions = FetchOptions(), selection: SDKSelection = .fixed(.notti), outputDirectory: String,
+        ownedPaths: OwnedPaths = .run
     ) throws(ServiceExtensionError) {
         let absolute = URL(fileURLWithPath: outputDirectory).standardizedFileURL.path
         do {
@@ -46,45 +54,45 @@ public final class ServiceExtension {
             throw ServiceExtensionError(message: error.message)
         }
         do {
-            self.fetcher = try MediaFetcher(policy: policy, ownedPaths: ownedPaths)
+            self.fetcher = try MediaFetcher(
+                trust: MediaPolicy.Trust(extraCAFile: options.extraCAFile, connectTo: options.connectTo), ownedPaths: ownedPaths)
         } catch {
             throw ServiceExtensionError(message: error.message)
         }
-        self.policy = policy
+        self.options = options
+        self.selection = selection
         self.outputDirectory = absolute
         self.ownedPaths = ownedPaths
     }
 
     /// Runs the extension's path for one payload.
     /// - Returns: the report, or nil when `cancellation` stopped it (nothing is left on disk).
-    public func handle(_ payload: Payload, source: String, cancellation: Cancellation? = nil) -> Report? {
-        let verdict = MediaURL.check(payload.mediaURLValue)
-        var media: MediaResult?
-        if case .valid(let url) = verdict {
-            guard let result = fetchMedia(url, cancellation: cancellation) else { return nil }
-            media = result
+    public func handle(_ payload: Payload, source: String, strict: Bool = false, cancellation: Cancellation? = nil) -> Report? {
+        let plan = PayloadPlan(payload, selection: selection, options: options)
+        var results: [String: MediaResult] = [:]
+        for url in plan.fetches {
+            guard let result = fetchMedia(url, policy: plan.policy, cancellation: cancellation) else { return nil }
+            results[url.string] = result
         }
-        return Self.report(for: payload, source: source, verdict: verdict, media: media, policy: policy)
+        return plan.report(source: source, results: results, strict: strict)
     }
 
-    /// Downloads, sniffs and stores one media URL under the policy.
+    /// Downloads, sniffs and stores one media URL under `policy`; the file is
+    /// named `<sha256>.<type>`, the type being Notti's (sniffed, jpg otherwise).
     /// - Returns: the result, or nil when `cancellation` stopped it (nothing is left on disk).
-    public func fetchMedia(_ url: MediaURL, cancellation: Cancellation? = nil) -> MediaResult? {
+    public func fetchMedia(_ url: MediaURL, policy: MediaPolicy, cancellation: Cancellation? = nil) -> MediaResult? {
         var facts = MediaFacts(url: url.string, policy: policy)
         facts.urlExtension = url.pathExtension
-        let download = fetcher.fetch(url, to: newPartialPath(), cancellation: cancellation)
+        let download = fetcher.fetch(url, policy: policy, to: newPartialPath(), cancellation: cancellation)
         facts.finalURL = download.finalURL
         facts.redirects = download.redirects
         facts.httpStatus = download.httpStatus
         facts.declaredMime = download.declaredMime
         facts.elapsedMilliseconds = download.elapsedMilliseconds
-        func failed(_ reason: Reason, _ message: String) -> MediaResult {
-            MediaResult(facts: facts, attachment: nil, failure: .init(reason: reason, message: message), warnings: [])
-        }
         let file: DownloadedFile
         switch download.outcome {
         case .interrupted: return nil
-        case .failed(let reason, let message): return failed(reason, message)
+        case .failed(let reason, let message): return .failed(facts, reason, message)
         case .file(let downloaded): file = downloaded
         }
         if cancellation?.isCancelled == true {
@@ -92,65 +100,38 @@ public final class ServiceExtension {
             return nil
         }
         let sniffedMime: String
+        let leadingBytes: [UInt8]
         do {
             sniffedMime = try sniffer.mimeType(ofFileAt: file.path, size: file.bytes)
+            leadingBytes = try Self.leadingBytes(ofFileAt: file.path)
         } catch {
             ownedPaths.remove(file.path)
-            return failed(.writeError, "cannot read the downloaded file: \(error.message)")
+            return .failed(facts, .writeError, "cannot read the downloaded file: \(error.message)")
         }
-        let decision = TypeDecision(
-            sniffedMime: sniffedMime, declaredMime: download.declaredMime, urlExtension: url.pathExtension)
-        let storedPath = "\(outputDirectory)/\(file.sha256).\(decision.type.rawValue)"
+        let storedPath = "\(outputDirectory)/\(file.sha256).\((MediaType(sniffedMime: sniffedMime) ?? .jpg).rawValue)"
         guard rename(file.path, storedPath) == 0 else {
             let why = Errno(errno).message
             ownedPaths.remove(file.path)
-            return failed(.writeError, "cannot store the attachment at \(storedPath): \(why)")
+            return .failed(facts, .writeError, "cannot store the attachment at \(storedPath): \(why)")
         }
         // Stored: the file is the user's now, and no cleanup may touch it.
         ownedPaths.release(file.path)
-        facts.decision = decision
         facts.bytes = file.bytes
         facts.sha256 = file.sha256
-        let attachment = Attachment(
-            fileURL: URL(fileURLWithPath: storedPath).absoluteString, filePath: storedPath, type: decision.type,
-            mimeType: sniffedMime, size: file.bytes, sha256: file.sha256)
-        let warnings = decision.diagnostics + [Lints.iOSLimitDiagnostic(type: decision.type, bytes: file.bytes)].compactMap { $0 }
-        return MediaResult(facts: facts, attachment: attachment, failure: nil, warnings: warnings)
+        return .fetched(FetchedMedia(
+            facts: facts, storedPath: storedPath, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
+            contentDisposition: download.contentDisposition))
     }
 
-    /// The report for a payload, given its URL verdict and, for a valid URL, the media result.
-    public static func report(
-        for payload: Payload, source: String, verdict: MediaURL.Verdict, media: MediaResult?, policy: MediaPolicy
-    ) -> Report {
-        // The content is built once, at the end, with the attachment if there is one.
-        var report = Report(
-            source: source, outcome: .unchanged, reason: nil, media: nil,
-            diagnostics: Lints.payloadDiagnostics(for: payload), content: nil)
-        if case .string(let text)? = payload.mediaURLValue {
-            report.media = MediaFacts(url: text, policy: policy)
-        }
-        func unchanged(_ reason: Reason, _ message: String) -> Report {
-            report.reason = reason
-            if reason.isFailure { report.diagnostics.insert(.error(reason, message), at: 0) }
-            report.content = NotificationContent.json(for: payload, attachment: nil)
-            return report
-        }
-        switch verdict {
-        case .absent: return unchanged(.noMedia, "the payload has no \(Payload.mediaURLKey)")
-        case .invalid(let why): return unchanged(.invalidURL, why)
-        case .notHTTPS(let scheme):
-            return unchanged(.notHTTPS, "the URL scheme is \(scheme): the SDK only downloads https")
-        case .valid: break
-        }
-        guard let media else { preconditionFailure("a valid URL needs its media result") }
-        report.media = media.facts
-        if let failure = media.failure { return unchanged(failure.reason, failure.message) }
-        guard let attachment = media.attachment else { preconditionFailure("media without failure or attachment") }
-        report.outcome = .attached
-        report.diagnostics.append(contentsOf: media.warnings)
-        report.attachment = attachment
-        report.content = NotificationContent.json(for: payload, attachment: attachment)
-        return report
+    /// The first 16 bytes, for the magic-number tables some SDKs type files by.
+    private static func leadingBytes(ofFileAt path: String) throws(SnifferError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SnifferError(message: Errno(errno).message) }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count >= 0 else { throw SnifferError(message: Errno(errno).message) }
+        return Array(bytes.prefix(count))
     }
 
     private func newPartialPath() -> String {

@@ -41,6 +41,10 @@ struct Options {
     var summaryOnly = false
     /// `--html FILE`: the visual preview page.
     var htmlPath: String?
+    /// `--sdk`: whose extension to reproduce; Notti by default.
+    var sdk: SDKSelection = .fixed(.notti)
+    /// `--allow-http`: the app has an App Transport Security exception for plain http.
+    var allowHTTP = false
     /// `--allow-empty`: a `check` that finds no payload passes instead of failing as a usage error.
     var allowEmpty = false
     /// `--shard I/N`: check the payloads at positions that are I-1 modulo N.
@@ -58,11 +62,12 @@ enum Arguments {
         .process: [
             "out": true, "timeout": true, "max-bytes": true, "cacert": true, "connect-to": true,
             "report": false, "quiet": false, "deny-private-networks": false, "format": true, "strict": false,
+            "sdk": true, "allow-http": false,
         ],
         .check: [
             "out": true, "timeout": true, "max-bytes": true, "cacert": true, "connect-to": true,
             "jobs": true, "format": true, "strict": false, "quiet": false, "summary-only": false, "shard": true,
-            "deny-private-networks": false, "html": true, "allow-empty": false,
+            "deny-private-networks": false, "html": true, "allow-empty": false, "sdk": true, "allow-http": false,
         ],
         .sniff: ["max-bytes": true, "format": true, "strict": false, "quiet": false],
     ]
@@ -135,6 +140,7 @@ enum Arguments {
         case "jobs": "N, concurrent downloads from 1 to 256"
         case "html": "FILE, the preview page to write"
         case "shard": "I/N, with 1 <= I <= N"
+        case "sdk": SDK.allCases.map(\.rawValue).joined(separator: ", ") + " or auto"
         default: "a value"
         }
     }
@@ -147,6 +153,7 @@ enum Arguments {
         case "summary-only": options.summaryOnly = true
         case "deny-private-networks": options.denyPrivateNetworks = true
         case "allow-empty": options.allowEmpty = true
+        case "allow-http": options.allowHTTP = true
         default: throw UsageError("unknown option '--\(flag)'")
         }
     }
@@ -192,6 +199,14 @@ enum Arguments {
                 throw UsageError("--format expects \(names.dropLast().joined(separator: ", ")) or \(names.last!), not '\(value)'")
             }
             options.format = format
+        case "sdk":
+            if value == "auto" {
+                options.sdk = .auto
+            } else if let sdk = SDK(rawValue: value) {
+                options.sdk = .fixed(sdk)
+            } else {
+                throw UsageError("--sdk expects \(valueName(option)), not '\(value)'")
+            }
         case "html":
             guard !value.isEmpty else { throw UsageError("--html expects \(valueName(option))") }
             options.htmlPath = value

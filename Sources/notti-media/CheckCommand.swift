@@ -34,15 +34,17 @@ struct CheckCommand {
     private func run(sources: PayloadSources, outputDirectory: String, scratch: ScratchFolder) -> Int32 {
         let format: CheckFormat
         let preview: HTMLPreview?
-        let pipeline: CheckPipeline
+        let pipeline: CheckPipeline<RenderedRecord>
         do {
             format = try makeFormat(scratch)
             preview = try options.htmlPath.map { path in try HTMLPreview(path: path, spool: scratch.makeSpool("the --html page")) }
+            let renderer = format.renderer
+            let card = preview?.card
             pipeline = try CheckPipeline(.init(
-                jobs: options.jobs ?? Options.defaultJobs, policy: Tool.policy(from: options),
-                outputDirectory: outputDirectory, strict: options.strict,
+                jobs: options.jobs ?? Options.defaultJobs, options: Tool.fetchOptions(from: options),
+                selection: options.sdk, outputDirectory: outputDirectory, strict: options.strict,
                 cancellation: Signals.cancellation,
-                render: { report in [format.render(report), preview?.card.render(report)] }))
+                render: { report in RenderedRecord(line: renderer.render(report), card: card?.render(report)) }))
         } catch let error as UsageError {
             Console.fail(error.message)
             return ExitCode.usage
@@ -53,12 +55,13 @@ struct CheckCommand {
 
         let progress = options.quiet || !Console.stderrIsTerminal || (options.format ?? .text) != .text ? nil : ProgressLine()
         let tally = Tally()
+        let sink = format.sink
         pipeline.start { record in
-            if let rendered = record.outputs[0] {
+            if let line = record.rendered.line {
                 progress?.clear()
-                format.write(rendered)
+                sink.write(line)
             }
-            if let card = record.outputs[1] { preview?.add(record, card: card) }
+            if let card = record.rendered.card { preview?.add(record, card: card) }
             tally.add(record)
             progress?.update(done: tally.done, failed: tally.failed)
         }
@@ -77,7 +80,7 @@ struct CheckCommand {
         }
         let verdict = summary.failed > 0 ? ExitCode.failed : ExitCode.success
         do {
-            try format.finish(summary)
+            try format.sink.finish(summary)
             try preview?.finish(summary)
         } catch {
             // The run itself finished: say its verdict too, so a full disk does not hide it.
@@ -94,11 +97,15 @@ struct CheckCommand {
 
     private func makeFormat(_ scratch: ScratchFolder) throws -> CheckFormat {
         switch options.format ?? .text {
-        case .text: return TextFormat(summaryOnly: options.summaryOnly)
-        case .json: return JSONLinesFormat(summaryOnly: options.summaryOnly)
+        case .text:
+            let text = TextFormat(summaryOnly: options.summaryOnly)
+            return CheckFormat(renderer: text, sink: text)
+        case .json:
+            let json = JSONLinesFormat(summaryOnly: options.summaryOnly)
+            return CheckFormat(renderer: json, sink: json)
         case .junit:
             if options.summaryOnly { throw UsageError("--summary-only goes with --format text or json") }
-            return JUnitFormat(spool: try scratch.makeSpool("JUnit output"))
+            return CheckFormat(renderer: JUnitRenderer(), sink: JUnitSink(spool: try scratch.makeSpool("JUnit output")))
         }
     }
 }
@@ -110,7 +117,7 @@ private final class Tally: @unchecked Sendable {
     private(set) var failed = 0
     private(set) var firstWriteError: String?
 
-    func add(_ record: CheckRecord) {
+    func add(_ record: CheckRecord<RenderedRecord>) {
         done += 1
         if !record.passed { failed += 1 }
         if firstWriteError == nil, let failure = record.diagnostics.first(where: { $0.code == Reason.writeError.rawValue }) {

@@ -33,21 +33,22 @@ struct ProcessCommand {
             let position = error.line.map { ":\($0):\(error.column ?? 1)" } ?? ""
             Console.fail("\(source)\(position): invalid_payload: \(error.message)")
             if options.report {
-                Console.out(JSONWriter.string(Report.invalidPayload(source: source, error: error).json, style: .pretty))
+                let sdk: SDK = if case .fixed(let sdk) = options.sdk { sdk } else { .notti }
+                Console.out(JSONWriter.string(Report.invalidPayload(source: source, sdk: sdk, error: error).json, style: .pretty))
             }
             return ExitCode.usage
         }
         let serviceExtension: ServiceExtension
         do {
-            serviceExtension = try ServiceExtension(policy: Tool.policy(from: options), outputDirectory: outputDirectory)
+            serviceExtension = try ServiceExtension(
+                options: Tool.fetchOptions(from: options), selection: options.sdk, outputDirectory: outputDirectory)
         } catch {
             Console.fail(error.message)
             return ExitCode.localFailure
         }
-        guard var report = serviceExtension.handle(payload, source: source, cancellation: Signals.cancellation) else {
+        guard let report = serviceExtension.handle(payload, source: source, strict: options.strict, cancellation: Signals.cancellation) else {
             return ExitCode.interrupted(by: Signals.receivedSignal ?? SIGINT)
         }
-        report.strict = options.strict
         if !options.quiet {
             for diagnostic in report.diagnostics {
                 Console.err("\(source): \(diagnostic.severity.rawValue): \(diagnostic.code): \(diagnostic.message)")
@@ -72,7 +73,8 @@ struct ProcessCommand {
         switch report.outcome {
         case .attached:
             guard let attachment = report.attachment else { return "\(report.source): \(verdict): attached" }
-            return "\(report.source): \(verdict): attached \(attachment.type.rawValue), \(attachment.size) bytes: \(attachment.fileURL)"
+            let more = report.attachments.count > 1 ? " (+\(report.attachments.count - 1) more)" : ""
+            return "\(report.source): \(verdict): attached \(attachment.fileExtension), \(attachment.size) bytes: \(attachment.fileURL)\(more)"
         case .unchanged, .invalidPayload:
             return "\(report.source): \(verdict): delivered without media (\(report.reason?.rawValue ?? "no_media"))"
         }

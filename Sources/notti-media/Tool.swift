@@ -42,13 +42,10 @@ enum Tool {
         return status
     }
 
-    /// The policy the options describe: the SDK's, with any limits overridden.
-    static func policy(from options: Options) -> MediaPolicy {
-        MediaPolicy(
-            maxBytes: options.maxBytes ?? MediaPolicy.sdkMaxBytes,
-            timeoutSeconds: options.timeoutSeconds ?? MediaPolicy.sdkTimeoutSeconds,
-            extraCAFile: options.caFile,
-            connectTo: options.connectTo,
-            denyPrivateNetworks: options.denyPrivateNetworks)
+    /// What the options set for every download, whichever SDK's rules apply.
+    static func fetchOptions(from options: Options) -> FetchOptions {
+        FetchOptions(
+            maxBytes: options.maxBytes, timeoutSeconds: options.timeoutSeconds, allowHTTP: options.allowHTTP,
+            extraCAFile: options.caFile, connectTo: options.connectTo, denyPrivateNetworks: options.denyPrivateNetworks)
     }
 }

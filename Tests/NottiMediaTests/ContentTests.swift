@@ -4,7 +4,7 @@ import Testing
 /// The content handed to iOS, shaped like UNNotificationContent.
 @Suite struct ContentTests {
     private func content(_ json: String) throws -> JSONValue {
-        NotificationContent.json(for: try Payload(json: Array(json.utf8)), attachment: nil)
+        NotificationContent.json(for: try Payload(json: Array(json.utf8)), attachments: [])
     }
 
     private func keys(_ value: JSONValue) -> [String] {

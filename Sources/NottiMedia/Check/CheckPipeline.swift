@@ -1,42 +1,39 @@
 import Foundation
 
 /// `check` as a streaming pipeline: the caller's thread reads payloads and
-/// submits them; parse workers turn them into reports; fetch workers download
-/// each distinct media URL once; one writer thread emits records in input order.
+/// submits them; parse workers plan each payload (profile, entries, URL
+/// checks); fetch workers download each distinct media URL once; one writer
+/// thread emits records in input order.
 ///
 /// Memory is bounded by `windowSize` payloads between submitted and written,
 /// whatever the input's length: `submit` blocks while the window is full.
-public final class CheckPipeline: @unchecked Sendable {
+/// Generic over what the caller's outputs make of a report (`Rendered`), which
+/// is produced on the worker that finished the payload.
+public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// Concurrent downloads (fetch workers, each with its own libcurl and libmagic handles).
         public var jobs: Int
-        public var policy: MediaPolicy
+        public var options: FetchOptions
+        public var selection: SDKSelection
         public var outputDirectory: String
         /// Warnings fail payloads too.
         public var strict: Bool
         public var cancellation: Cancellation?
-        /// Turns a finished report into one rendering per output; runs on worker threads.
-        public var render: @Sendable (Report) -> [String?]
+        /// Turns a finished report into the outputs' rendering; runs on worker threads.
+        public var render: @Sendable (Report) -> Rendered
 
         public init(
-            jobs: Int, policy: MediaPolicy, outputDirectory: String, strict: Bool,
-            cancellation: Cancellation?, render: @escaping @Sendable (Report) -> [String?]
+            jobs: Int, options: FetchOptions, selection: SDKSelection, outputDirectory: String, strict: Bool,
+            cancellation: Cancellation?, render: @escaping @Sendable (Report) -> Rendered
         ) {
             self.jobs = jobs
-            self.policy = policy
+            self.options = options
+            self.selection = selection
             self.outputDirectory = outputDirectory
             self.strict = strict
             self.cancellation = cancellation
             self.render = render
         }
-    }
-
-    /// A payload waiting for its media URL's result.
-    struct Parked: Sendable {
-        var sequence: Int
-        var source: String
-        var payload: Payload
-        var verdict: MediaURL.Verdict
     }
 
     private struct Numbered: Sendable {
@@ -50,9 +47,9 @@ public final class CheckPipeline: @unchecked Sendable {
     private let batchLimit: Int
     private let window: DispatchSemaphore
     private let parseQueue = BlockingQueue<[Numbered]>()
-    private let fetchQueue = BlockingQueue<MediaURL>()
-    private let cache = MediaCache<Parked>()
-    private let writer = OrderedWriter()
+    private let fetchQueue = BlockingQueue<FetchKey>()
+    private let cache = MediaCache<PendingPayload>()
+    private let writer: OrderedWriter<CheckRecord<Rendered>>
     private let fetchers: [Handoff<ServiceExtension>]
     // Set by `start`, joined by `finish`, both on the submitting thread.
     private var parseThreads: [JoinableThread] = []
@@ -65,24 +62,26 @@ public final class CheckPipeline: @unchecked Sendable {
     // Used by the writer thread only until `finish` joins it.
     private var summary = CheckSummary()
 
-    /// - Throws: `ServiceExtensionError` when the output folder or libmagic is unusable.
+    /// - Throws: `ServiceExtensionError` when the output folder, libcurl or libmagic is unusable.
     public init(_ configuration: Configuration) throws(ServiceExtensionError) {
         self.configuration = configuration
         let jobs = max(1, configuration.jobs)
         windowSize = max(64, jobs * 64)
         batchLimit = 64
         window = DispatchSemaphore(value: windowSize)
+        writer = OrderedWriter(sequence: \.sequence)
         var fetchers: [Handoff<ServiceExtension>] = []
         for _ in 0..<jobs {
             fetchers.append(Handoff(value: try ServiceExtension(
-                policy: configuration.policy, outputDirectory: configuration.outputDirectory)))
+                options: configuration.options, selection: configuration.selection,
+                outputDirectory: configuration.outputDirectory)))
         }
         self.fetchers = fetchers
     }
 
     /// Starts the workers and the writer; `emit` gets every record, in input order,
     /// on the writer thread.
-    public func start(emit: @escaping @Sendable (CheckRecord) -> Void) {
+    public func start(emit: @escaping @Sendable (CheckRecord<Rendered>) -> Void) {
         let parsers = min(configuration.jobs, max(1, ProcessInfo.processInfo.activeProcessorCount))
         parseThreads = (0..<max(1, parsers)).map { _ in JoinableThread { self.parseLoop() } }
         fetchThreads = fetchers.map { fetcher in JoinableThread { self.fetchLoop(fetcher.value) } }
@@ -139,86 +138,132 @@ public final class CheckPipeline: @unchecked Sendable {
         return summary
     }
 
-    /// Downloads started: one per distinct valid media URL.
+    /// Downloads started: one per distinct valid media URL (and policy).
     public var fetchCount: Int { cache.fetchCount }
 
     private var isCancelled: Bool { configuration.cancellation?.isCancelled == true }
 
     private func parseLoop() {
-        // Campaigns repeat a few URLs millions of times: remember their verdicts
+        // Campaigns repeat a few URLs millions of times: remember their checks
         // (per thread, so no lock), up to a bound.
-        var verdicts: [String: MediaURL.Verdict] = [:]
-        var finished: [CheckRecord] = []
+        var checkedURLs = URLCheckMemo()
+        var finished: [CheckRecord<Rendered>] = []
         while let numbered = parseQueue.pop() {
             for item in numbered {
                 if isCancelled { break }
-                if let record = parse(item, verdicts: &verdicts) { finished.append(record) }
+                if let record = parse(item, checkedURLs: &checkedURLs) { finished.append(record) }
             }
             writer.deliver(finished)
             finished.removeAll(keepingCapacity: true)
         }
     }
 
-    /// The record for `item`, or nil when it is parked on its media URL's download.
-    private func parse(_ item: Numbered, verdicts: inout [String: MediaURL.Verdict]) -> CheckRecord? {
+    /// The record for `item`, or nil when it waits for its media downloads.
+    private func parse(_ item: Numbered, checkedURLs: inout URLCheckMemo) -> CheckRecord<Rendered>? {
         let source = item.input.source
         let payload: Payload
+        let invalidSDK: SDK = if case .fixed(let sdk) = configuration.selection { sdk } else { .notti }
         switch item.input.body {
         case .unreadable(let message):
-            return record(item.sequence, Report.invalidPayload(source: source, error: PayloadError(message: message)), media: nil)
+            return record(item.sequence, Report.invalidPayload(
+                source: source, sdk: invalidSDK, error: PayloadError(message: message), strict: configuration.strict))
         case .bytes(let bytes):
             do {
                 payload = try Payload(json: bytes)
             } catch {
-                return record(item.sequence, Report.invalidPayload(source: source, error: error), media: nil)
+                return record(item.sequence, Report.invalidPayload(source: source, sdk: invalidSDK, error: error, strict: configuration.strict))
             }
         }
-        let verdict: MediaURL.Verdict
-        if case .string(let text)? = payload.mediaURLValue, let known = verdicts[text] {
-            verdict = known
-        } else {
-            verdict = MediaURL.check(payload.mediaURLValue)
-            if case .string(let text)? = payload.mediaURLValue {
-                if verdicts.count >= 10_000 { verdicts.removeAll(keepingCapacity: true) }
-                verdicts[text] = verdict
+        let plan = PayloadPlan(payload, selection: configuration.selection, options: configuration.options) {
+            checkedURLs.check($0, key: $1, allowHTTP: $2)
+        }
+        guard !plan.fetches.isEmpty else {
+            return record(item.sequence, plan.report(source: source, results: [:], strict: configuration.strict))
+        }
+        let pending = PendingPayload(sequence: item.sequence, source: source, plan: plan)
+        var ready: CheckRecord<Rendered>?
+        for url in plan.fetches {
+            let key = FetchKey(url: url, policy: plan.policy)
+            switch cache.lookup(key, parking: pending) {
+            case .ready(let result):
+                if pending.fill(url.string, with: result) { ready = finishRecord(pending) }
+            case .parked(startFetch: true): fetchQueue.push(key)
+            case .parked(startFetch: false), .abandoned: break
             }
         }
-        guard case .valid(let url) = verdict else {
-            return record(item.sequence, report(payload, source, verdict, nil), media: nil)
-        }
-        let parked = Parked(sequence: item.sequence, source: source, payload: payload, verdict: verdict)
-        switch cache.lookup(url.string, parking: parked) {
-        case .ready(let result): return record(item.sequence, report(payload, source, verdict, result), media: result)
-        case .parked(startFetch: true): fetchQueue.push(url)
-        case .parked(startFetch: false), .abandoned: break
-        }
-        return nil
+        return ready
     }
 
     private func fetchLoop(_ serviceExtension: ServiceExtension) {
-        while let url = fetchQueue.pop() {
+        while let key = fetchQueue.pop() {
             guard !isCancelled,
-                  let result = serviceExtension.fetchMedia(url, cancellation: configuration.cancellation)
+                  let result = serviceExtension.fetchMedia(key.url, policy: key.policy, cancellation: configuration.cancellation)
             else {
-                cache.abandon(url.string)
+                cache.abandon(key)
                 continue
             }
-            writer.deliver(cache.complete(url.string, with: result).map { parked in
-                record(parked.sequence, report(parked.payload, parked.source, parked.verdict, result), media: result)
+            writer.deliver(cache.complete(key, with: result).compactMap { pending in
+                pending.fill(key.url.string, with: result) ? finishRecord(pending) : nil
             })
         }
     }
 
-    private func report(_ payload: Payload, _ source: String, _ verdict: MediaURL.Verdict, _ media: MediaResult?) -> Report {
-        ServiceExtension.report(for: payload, source: source, verdict: verdict, media: media, policy: configuration.policy)
+    private func finishRecord(_ pending: PendingPayload) -> CheckRecord<Rendered> {
+        record(pending.sequence, pending.plan.report(source: pending.source, results: pending.results, strict: configuration.strict))
     }
 
-    private func record(_ sequence: Int, _ report: Report, media: MediaResult?) -> CheckRecord {
-        var report = report
-        report.strict = configuration.strict
-        return CheckRecord(
-            sequence: sequence, source: report.source, passed: report.passed,
-            diagnostics: report.diagnostics, media: MediaVerdict(report: report, result: media),
-            attachment: report.attachment, outputs: configuration.render(report))
+    private func record(_ sequence: Int, _ report: Report) -> CheckRecord<Rendered> {
+        CheckRecord(
+            sequence: sequence, source: report.source, passed: report.passed, diagnostics: report.diagnostics,
+            media: report.mediaVerdicts, attachments: report.attachments, rendered: configuration.render(report))
+    }
+}
+
+/// A payload waiting for the downloads of its media URLs (OneSignal and
+/// Airship payloads may name several); whichever thread fills the last one
+/// builds its record.
+final class PendingPayload: @unchecked Sendable {
+    let sequence: Int
+    let source: String
+    let plan: PayloadPlan
+    // Guarded by `lock`; read by the one thread whose `fill` returned true.
+    private let lock = NSLock()
+    private(set) var results: [String: MediaResult] = [:]
+
+    init(sequence: Int, source: String, plan: PayloadPlan) {
+        self.sequence = sequence
+        self.source = source
+        self.plan = plan
+    }
+
+    /// Records one URL's result; true for the call that completes the payload.
+    func fill(_ url: String, with result: MediaResult) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard results[url] == nil else { return false }
+        results[url] = result
+        return results.count == plan.fetches.count
+    }
+}
+
+/// `MediaURL.check` remembered per URL text, for one thread: a campaign names
+/// the same few URLs millions of times.
+struct URLCheckMemo {
+    private struct Key: Hashable {
+        var text: String
+        var key: String
+        var allowHTTP: Bool
+    }
+
+    private var known: [Key: MediaURL.Verdict] = [:]
+
+    mutating func check(_ value: JSONValue?, key: String, allowHTTP: Bool) -> MediaURL.Verdict {
+        guard case .string(let text)? = value else { return MediaURL.check(value, key: key, allowHTTP: allowHTTP) }
+        let memoKey = Key(text: text, key: key, allowHTTP: allowHTTP)
+        if let verdict = known[memoKey] { return verdict }
+        let verdict = MediaURL.check(value, key: key, allowHTTP: allowHTTP)
+        if known.count >= 10_000 { known.removeAll(keepingCapacity: true) }
+        known[memoKey] = verdict
+        return verdict
     }
 }

@@ -1,16 +1,16 @@
 /// One checked payload as the writer needs it: its verdict for the summary
-/// and its outputs, already rendered by the worker that finished it.
-public struct CheckRecord: Sendable {
+/// and its output, already rendered by the worker that finished it.
+public struct CheckRecord<Rendered: Sendable>: Sendable {
     /// Position in the input (after sharding), which fixes the output order.
     public var sequence: Int
     public var source: String
     /// Passed under the run's strictness.
     public var passed: Bool
     public var diagnostics: [Diagnostic]
-    /// The verdict of the media URL this payload named, if any.
-    public var media: MediaVerdict?
-    /// The attached file, when there is one.
-    public var attachment: Attachment?
-    /// One rendering per output the run writes (nil: nothing for this record).
-    public var outputs: [String?]
+    /// The verdicts of the media URLs this payload named.
+    public var media: [MediaVerdict]
+    /// The attached files.
+    public var attachments: [Attachment]
+    /// What the run's outputs make of the report (rendered on a worker thread).
+    public var rendered: Rendered
 }

@@ -9,23 +9,25 @@ public struct CheckSummary: Sendable {
     public var interrupted = false
     /// Payloads per diagnostic code.
     public var codeCounts: [String: Int] = [:]
-    /// Per media URL: its verdict and the payloads naming it.
+    /// Per media URL and SDK: its verdict and the payloads naming it.
     private var media: [String: (verdict: MediaVerdict, payloads: Int)] = [:]
 
     public init() {}
 
-    mutating func add(_ record: CheckRecord) {
+    mutating func add<Rendered>(_ record: CheckRecord<Rendered>) {
         payloads += 1
         if record.passed { passed += 1 } else { failed += 1 }
         for (position, diagnostic) in record.diagnostics.enumerated()
         where !record.diagnostics[..<position].contains(where: { $0.code == diagnostic.code }) {
             codeCounts[diagnostic.code, default: 0] += 1
         }
-        if let verdict = record.media {
-            if let known = media[verdict.url] {
-                media[verdict.url] = (known.verdict, known.payloads + 1)
+        // A URL may be named twice in one payload (two OneSignal keys): it still counts once for that payload.
+        var seen: Set<String> = []
+        for verdict in record.media where seen.insert(verdict.key).inserted {
+            if let known = media[verdict.key] {
+                media[verdict.key] = (known.verdict, known.payloads + 1)
             } else {
-                media[verdict.url] = (verdict, 1)
+                media[verdict.key] = (verdict, 1)
             }
         }
     }
@@ -36,7 +38,7 @@ public struct CheckSummary: Sendable {
         media.values.sorted {
             if $0.verdict.severityRank != $1.verdict.severityRank { return $0.verdict.severityRank > $1.verdict.severityRank }
             if $0.payloads != $1.payloads { return $0.payloads > $1.payloads }
-            return $0.verdict.url < $1.verdict.url
+            return $0.verdict.key < $1.verdict.key
         }
     }
 

@@ -1,40 +1,54 @@
-/// What one distinct media URL came to, for the campaign summary.
+/// What one distinct media URL came to under one SDK's rules, for the campaign summary.
 public struct MediaVerdict: Sendable, Equatable {
     public var url: String
-    /// Why payloads naming it go out without media; nil when it attaches.
+    public var sdk: SDK
+    /// Why payloads naming it go out without it; nil when it attaches.
     public var reason: Reason?
     public var message: String?
-    public var type: MediaType?
+    /// The attachment's type (its file extension), when attached.
+    public var type: String?
     public var bytes: Int?
     public var httpStatus: Int?
     /// Codes of the warnings attached media raises (type_mismatch, ...).
     public var warnings: [String]
 
-    /// The verdict in a report, when the payload named a media URL string;
-    /// `result` is the download's result, for a valid URL.
-    init?(report: Report, result: MediaResult?) {
-        guard let media = report.media else { return nil }
-        url = media.url
-        reason = report.reason
-        message = report.reason.flatMap { reason in report.diagnostics.first { $0.code == reason.rawValue }?.message }
-        type = media.decision?.type
-        bytes = media.bytes
-        httpStatus = media.httpStatus
-        warnings = result?.attachment != nil ? result?.warnings.map(\.code) ?? [] : []
+    /// The verdict of one entry of a report, when it named a URL string.
+    init?(sdk: SDK, facts: MediaFacts?, verdict: EntryVerdict) {
+        guard let facts, !facts.url.isEmpty else { return nil }
+        url = facts.url
+        self.sdk = sdk
+        bytes = facts.bytes
+        httpStatus = facts.httpStatus
+        warnings = []
+        switch verdict {
+        case .attached(let attachment, _, let found):
+            type = attachment.fileExtension
+            warnings = found.map(\.code)
+        case .failed(_, let reason, let message):
+            self.reason = reason
+            self.message = message
+        case .bundleResource(_, let message):
+            reason = .bundleResource
+            self.message = message
+        }
     }
 
-    /// 2 for a failure, 1 for warnings, 0 for clean: the summary lists the worst first.
+    /// What the summary counts by: the URL under one SDK's rules.
+    public var key: String { sdk == .notti ? url : "\(url) (\(sdk.rawValue))" }
+
+    /// 2 for a failure, 1 for warnings (or a bundle file), 0 for clean: the summary lists the worst first.
     public var severityRank: Int {
-        if reason != nil { return 2 }
+        if let reason { return reason.isFailure ? 2 : 1 }
         return warnings.isEmpty ? 0 : 1
     }
 
     public var json: JSONValue {
         .object([
             JSONMember("url", .string(url)),
+            JSONMember("sdk", .string(sdk.rawValue)),
             JSONMember("verdict", .string(reason?.rawValue ?? "attached")),
             JSONMember("message", .optional(message)),
-            JSONMember("type", .optional(type?.rawValue)),
+            JSONMember("type", .optional(type)),
             JSONMember("bytes", .optional(bytes)),
             JSONMember("httpStatus", .optional(httpStatus)),
             JSONMember("warnings", .array(warnings.map(JSONValue.string))),

@@ -52,6 +52,43 @@ public struct Payload: Sendable, Equatable {
 
     /// The raw `notti_image_url` value, whatever its JSON type.
     public var mediaURLValue: JSONValue? { root[Self.mediaURLKey] }
+
+    /// `aps.alert` read once, the way iOS reads it: a string is the body; an
+    /// object gives title, subtitle and body.
+    public var alert: Alert {
+        guard let object = aps?["alert"] else { return Alert(hasText: false) }
+        switch object {
+        case .string(let body):
+            return Alert(body: body, hasText: !body.isEmpty)
+        case .object:
+            let title = object["title"]?.stringValue
+            let subtitle = object["subtitle"]?.stringValue
+            let body = object["body"]?.stringValue
+            // Localized keys show text too, though it is resolved on the device.
+            let hasText = ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"].contains {
+                !(object[$0]?.stringValue ?? "").isEmpty
+            }
+            return Alert(title: title, subtitle: subtitle, body: body, hasText: hasText)
+        default:
+            return Alert(hasText: false)
+        }
+    }
+
+    /// The alert text a push shows.
+    public struct Alert: Sendable, Equatable {
+        public var title: String?
+        public var subtitle: String?
+        public var body: String?
+        /// True when iOS shows some text (and so runs the extension).
+        public var hasText: Bool
+
+        init(title: String? = nil, subtitle: String? = nil, body: String? = nil, hasText: Bool) {
+            self.title = title
+            self.subtitle = subtitle
+            self.body = body
+            self.hasText = hasText
+        }
+    }
 }
 
 extension JSONValue {

@@ -1,8 +1,9 @@
 /// Properties that must hold for any input bytes whatsoever, checked by the fuzz
 /// target (`scripts/fuzz`) and by the tests on its seeds and past findings.
 enum PayloadInvariants {
-    /// Runs the payload parser, URL validation, lints, content builder and
-    /// report on `bytes` (no network: a valid URL gets a synthetic failure).
+    /// Runs the payload parser, every SDK profile's reading, URL validation,
+    /// lints, content builder and report on `bytes` (no network: a valid URL
+    /// gets a synthetic failure).
     /// - Returns: a description of the first property that does not hold, or nil.
     static func violation(in bytes: [UInt8]) -> String? {
         guard let payload = try? Payload(json: bytes) else { return nil }
@@ -16,19 +17,22 @@ enum PayloadInvariants {
                 return "compactByteCount disagrees with the compact output's length"
             }
         }
-        let verdict = MediaURL.check(payload.mediaURLValue)
-        var media: MediaResult?
-        if case .valid(let url) = verdict {
-            media = MediaResult(
-                facts: MediaFacts(url: url.string, policy: .sdk), attachment: nil,
-                failure: .init(reason: .networkError, message: "not fetched"), warnings: [])
+        // Every profile's report, with each URL's download failed (no network here).
+        for sdk in SDK.allCases {
+            let plan = PayloadPlan(payload, selection: .fixed(sdk), options: FetchOptions())
+            var results: [String: MediaResult] = [:]
+            for url in plan.fetches {
+                results[url.string] = .failed(MediaFacts(url: url.string, policy: plan.policy), .networkError, "not fetched")
+            }
+            let report = plan.report(source: "input", results: results, strict: false)
+            guard (try? JSONParser.parse(Array(JSONWriter.string(report.json).utf8))) != nil else {
+                return "the \(sdk) report is not valid JSON"
+            }
+            if report.outcome == .attached { return "attached without a download (\(sdk))" }
+            if sdk == .notti && payload.mediaURLValue == nil && report.reason != .noMedia {
+                return "no URL but reason \(String(describing: report.reason))"
+            }
         }
-        let report = ServiceExtension.report(for: payload, source: "input", verdict: verdict, media: media, policy: .sdk)
-        guard (try? JSONParser.parse(Array(JSONWriter.string(report.json).utf8))) != nil else {
-            return "the report is not valid JSON"
-        }
-        if payload.mediaURLValue == nil && report.reason != .noMedia { return "no URL but reason \(String(describing: report.reason))" }
-        if report.outcome == .attached { return "attached without a download" }
         return nil
     }
 }

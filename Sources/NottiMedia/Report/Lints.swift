@@ -14,7 +14,7 @@ public enum Lints {
                 .error, "mutable_content_missing",
                 "aps.mutable-content is not 1: iOS never runs the extension, so the media never shows; add \"mutable-content\": 1"))
         }
-        if !hasAlertText(aps?["alert"]) {
+        if !payload.alert.hasText {
             found.append(Diagnostic(
                 .error, "no_alert",
                 "the push has no alert text: silent and badge-only pushes skip the extension; add aps.alert with a title or body"))
@@ -72,18 +72,6 @@ public enum Lints {
         case .gif: "image/gif"
         case .mp4: "video/mp4"
         case .mp3: "audio/mpeg"
-        }
-    }
-
-    private static func hasAlertText(_ alert: JSONValue?) -> Bool {
-        switch alert {
-        case .string(let text)?: return !text.isEmpty
-        case .object?:
-            return ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"].contains { key in
-                if case .string(let text)? = alert?[key] { return !text.isEmpty }
-                return false
-            }
-        default: return false
         }
     }
 

@@ -29,7 +29,15 @@ public enum Reason: String, Sendable, CaseIterable {
     case blockedAddress = "blocked_address"
     /// The attachment could not be written to the output folder.
     case writeError = "write_error"
+    /// The SDK's media key holds something its extension cannot use (a missing
+    /// or mistyped field, an Airship spec its decoder rejects).
+    case invalidMediaSpec = "invalid_media_spec"
+    /// iOS cannot type the file: no extension or hint it recognises (other SDKs;
+    /// for Notti, a fallback to jpg is a warning of the same code).
+    case unsupportedType = "unsupported_type"
+    /// The value names a file in the app bundle (OneSignal): nothing is fetched.
+    case bundleResource = "bundle_resource"
 
-    /// `no_media` is the one reason that is not a failure.
-    public var isFailure: Bool { self != .noMedia }
+    /// `no_media` and `bundle_resource` are the reasons that are not failures.
+    public var isFailure: Bool { self != .noMedia && self != .bundleResource }
 }

@@ -2,7 +2,7 @@
 /// and the content delivered (SPEC section 5).
 public struct Report: Sendable {
     public enum Outcome: String, Sendable {
-        /// The media was downloaded and attached.
+        /// Media was downloaded and attached.
         case attached
         /// The content was delivered without media (no media, or anything failed).
         case unchanged
@@ -10,26 +10,56 @@ public struct Report: Sendable {
         case invalidPayload = "invalid_payload"
     }
 
+    /// The `media` of a report: none, one entry's facts (as an object), or, for
+    /// SDKs that attach several, every entry's (as an array, in listed order).
+    public enum Media: Sendable {
+        case none
+        case single(MediaFacts)
+        case entries([MediaFacts])
+
+        public var all: [MediaFacts] {
+            switch self {
+            case .none: []
+            case .single(let facts): [facts]
+            case .entries(let list): list
+            }
+        }
+
+        var json: JSONValue {
+            switch self {
+            case .none: .null
+            case .single(let facts): facts.json
+            case .entries(let list): .array(list.map(\.json))
+            }
+        }
+    }
+
     /// Where the payload came from: a path, `path:line` or `-`.
     public var source: String
+    /// Whose extension was reproduced (under `--sdk auto`, the one detected).
+    public var sdk: SDK
     public var outcome: Outcome
     /// Why the content is unchanged; nil when attached.
     public var reason: Reason?
-    /// Facts about the media URL and its download; nil when there is no URL string.
-    public var media: MediaFacts?
+    public var media: Media
     public var diagnostics: [Diagnostic]
     /// The content as handed to iOS; nil for an invalid payload.
     public var content: JSONValue?
-    /// The attached file (also in `content`'s `attachments`); nil unless attached.
-    public var attachment: Attachment?
-    /// Warnings fail the payload too (`check --strict`).
-    public var strict = false
+    /// The attached files (also in `content`'s `attachments`), in listed order.
+    public var attachments: [Attachment]
+    /// Warnings fail the payload too (`--strict`).
+    public let strict: Bool
+    /// Each media URL's own verdict, for the campaign summary (not part of the JSON).
+    public var mediaVerdicts: [MediaVerdict] = []
+
+    /// The first attachment, for one-attachment views.
+    public var attachment: Attachment? { attachments.first }
 
     /// The report for input that is not a JSON object: nothing is delivered.
-    public static func invalidPayload(source: String, error: PayloadError) -> Report {
+    public static func invalidPayload(source: String, sdk: SDK = .notti, error: PayloadError, strict: Bool = false) -> Report {
         Report(
-            source: source, outcome: .invalidPayload, reason: .invalidPayload, media: nil,
-            diagnostics: [.error(.invalidPayload, error.description)], content: nil)
+            source: source, sdk: sdk, outcome: .invalidPayload, reason: .invalidPayload, media: .none,
+            diagnostics: [.error(.invalidPayload, error.description)], content: nil, attachments: [], strict: strict)
     }
 
     /// No diagnostic is an error (with `strict`, no warning either).
@@ -40,10 +70,11 @@ public struct Report: Sendable {
     public var json: JSONValue {
         .object([
             JSONMember("source", .string(source)),
+            JSONMember("sdk", .string(sdk.rawValue)),
             JSONMember("outcome", .string(outcome.rawValue)),
             JSONMember("reason", .optional(reason?.rawValue)),
             JSONMember("passed", .bool(passed)),
-            JSONMember("media", media?.json ?? .null),
+            JSONMember("media", media.json),
             JSONMember("diagnostics", .array(diagnostics.map(\.json))),
             JSONMember("content", content ?? .null),
         ])
@@ -59,7 +90,14 @@ public struct MediaFacts: Sendable {
     public var httpStatus: Int?
     public var declaredMime: String?
     public var urlExtension: String?
+    /// Notti's type decision (sniffed type, SDK-side type).
     public var decision: TypeDecision?
+    /// Another SDK's: the extension or hint it gives, and what iOS makes of it.
+    public var deviceType: DeviceTypeDecision?
+    /// The entry's identifier, for SDKs that attach several.
+    public var identifier: String?
+    /// What libmagic says the bytes are.
+    public var sniffedMime: String?
     public var bytes: Int?
     public var sha256: String?
     public var elapsedMilliseconds: Int?
@@ -71,21 +109,37 @@ public struct MediaFacts: Sendable {
     }
 
     public var json: JSONValue {
-        .object([
+        var members: [JSONMember] = identifier.map { [JSONMember("identifier", .string($0))] } ?? []
+        members += [
             JSONMember("url", .string(url)),
             JSONMember("finalUrl", .optional(finalURL)),
             JSONMember("redirects", .optional(redirects)),
             JSONMember("httpStatus", .optional(httpStatus)),
             JSONMember("declaredMime", .optional(declaredMime)),
             JSONMember("urlExtension", .optional(urlExtension)),
-            JSONMember("sniffedMime", .optional(decision?.sniffedMime)),
-            JSONMember("type", .optional(decision?.type.rawValue)),
-            JSONMember("sdkType", .optional(decision?.sdkType.rawValue)),
-            JSONMember("fallback", .optional(decision?.fallback)),
+            JSONMember("sniffedMime", .optional(sniffedMime)),
+        ]
+        if let deviceType {
+            members += [
+                JSONMember("type", .optional(deviceType.recognised?.rawValue)),
+                JSONMember("sdkType", .optional(deviceType.fileExtension)),
+                JSONMember("fallback", .bool(false)),
+                JSONMember("typeHint", .optional(deviceType.hint)),
+                JSONMember("typeSource", .string(deviceType.source)),
+            ]
+        } else {
+            members += [
+                JSONMember("type", .optional(decision?.type.rawValue)),
+                JSONMember("sdkType", .optional(decision?.sdkType.rawValue)),
+                JSONMember("fallback", .optional(decision?.fallback)),
+            ]
+        }
+        members += [
             JSONMember("bytes", .optional(bytes)),
             JSONMember("sha256", .optional(sha256)),
             JSONMember("elapsedMs", .optional(elapsedMilliseconds)),
             JSONMember("limits", policy.limitsJSON),
-        ])
+        ]
+        return .object(members)
     }
 }

@@ -199,6 +199,16 @@ final class CurlEasy {
     /// `CURLINFO_REDIRECT_URL`: where a 3xx would lead, resolved to an absolute URL.
     var redirectURL: String? { string(CURLINFO_REDIRECT_URL) }
 
+    /// `curl_easy_header`: the last response's value of header `name` (the last
+    /// one when repeated), nil when absent.
+    func header(_ name: String) -> String? {
+        var found: UnsafeMutablePointer<curl_header>?
+        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
+              let value = found?.pointee.value
+        else { return nil }
+        return String(cString: value)
+    }
+
     private func string(_ info: CURLINFO) -> String? {
         var value: UnsafePointer<CChar>?
         guard CCurlShim_getinfo_string(handle, info, &value) == CURLE_OK, let value else { return nil }

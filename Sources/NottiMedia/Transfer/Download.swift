@@ -17,6 +17,8 @@ struct Download {
     var httpStatus: Int?
     /// The final response's Content-Type, parameters dropped and case folded.
     var declaredMime: String?
+    /// The final response's Content-Disposition header, as sent.
+    var contentDisposition: String?
     var elapsedMilliseconds: Int
     var outcome: Outcome
 }

@@ -2,10 +2,13 @@ import Glibc
 internal import CCurl
 
 /// Downloads media under a `MediaPolicy`, the way the extension does: https
-/// only at every hop, the size cap on decoded bytes, one deadline for all.
+/// only at every hop (or http too, where the policy allows it), the size cap on
+/// decoded bytes, one deadline for all.
 ///
 /// One fetcher owns one libcurl handle and is used by one thread at a time;
-/// reusing it keeps connections to a host alive across fetches.
+/// reusing it keeps connections to a host alive across fetches. The trust
+/// settings are the handle's; the rest of the policy is set for each fetch, so
+/// one fetcher serves every SDK profile of a run.
 final class MediaFetcher {
     /// The redirect statuses URLSession follows.
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
@@ -13,33 +16,33 @@ final class MediaFetcher {
     static let iOSAcceptEncoding = "gzip, deflate, br"
     static let systemCADirectory = "/etc/ssl/certs"
 
-    let policy: MediaPolicy
+    let trust: MediaPolicy.Trust
     private let easy: CurlEasy
     private let ownedPaths: OwnedPaths
 
-    /// - Throws: `CurlOptionError` when libcurl refuses an option of the policy.
-    init(policy: MediaPolicy, ownedPaths: OwnedPaths) throws(CurlOptionError) {
-        self.policy = policy
+    /// - Throws: `CurlOptionError` when libcurl refuses an option.
+    init(trust: MediaPolicy.Trust, ownedPaths: OwnedPaths) throws(CurlOptionError) {
+        self.trust = trust
         self.ownedPaths = ownedPaths
         easy = try CurlEasy()
         try easy.setNoSignal()
         try easy.restrictProtocols(to: "https")
         try easy.setFollowRedirects(false)
         try easy.requireTLS12OrNewer()
-        try easy.setMaxFileSize(policy.maxBytes)
         try easy.setAcceptEncoding(Self.iOSAcceptEncoding)
         try easy.setUserAgent("notti-media/\(NottiMediaVersion.string) (Notification Service Extension)")
-        if let file = policy.extraCAFile {
+        if let file = trust.extraCAFile {
             try easy.addTrustedCAs(file: file, systemDirectory: Self.systemCADirectory)
         }
-        try easy.setConnectTo(policy.connectTo)
+        try easy.setConnectTo(trust.connectTo)
     }
 
     /// Downloads `url` into a new file at `partialPath`, created exclusively and
     /// tracked in the fetcher's `OwnedPaths` until the caller keeps or removes it.
     ///
     /// On any outcome but `.file` the partial file is removed before returning.
-    func fetch(_ url: MediaURL, to partialPath: String, cancellation: Cancellation?) -> Download {
+    func fetch(_ url: MediaURL, policy: MediaPolicy, to partialPath: String, cancellation: Cancellation?) -> Download {
+        precondition(policy.trust == trust, "a fetcher's trust settings are fixed at creation")
         let start = ContinuousClock.now
         let deadline = start + .milliseconds(Int((policy.timeoutSeconds * 1000).rounded(.up)))
         var download = Download(
@@ -55,8 +58,10 @@ final class MediaFetcher {
             let outcome: Download.Outcome
             do {
                 try sink.install(on: easy)
+                try easy.restrictProtocols(to: policy.allowHTTP ? "https,http" : "https")
+                try easy.setMaxFileSize(policy.maxBytes)
                 outcome = withExtendedLifetime(sink) {
-                    transfer(&download, sink: sink, deadline: deadline, partialPath: partialPath)
+                    transfer(&download, policy: policy, sink: sink, deadline: deadline, partialPath: partialPath)
                 }
             } catch {
                 outcome = .failed(.networkError, error.message)
@@ -73,8 +78,10 @@ final class MediaFetcher {
     }
 
     private func transfer(
-        _ download: inout Download, sink: TransferSink, deadline: ContinuousClock.Instant, partialPath: String
+        _ download: inout Download, policy: MediaPolicy, sink: TransferSink, deadline: ContinuousClock.Instant, partialPath: String
     ) -> Download.Outcome {
+        func timeoutFailure() -> Download.Outcome { Self.timeoutFailure(policy) }
+        func tooLargeFailure(announced: Bool) -> Download.Outcome { Self.tooLargeFailure(policy, announced: announced) }
         while true {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { return timeoutFailure() }
@@ -116,8 +123,11 @@ final class MediaFetcher {
                     return .failed(.tooManyRedirects, "more than \(policy.maxRedirects) redirects (stopped at \(quoted(next)))")
                 }
                 let scheme = next.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
-                guard scheme == "https" else {
-                    return .failed(.insecureRedirect, "redirect \(download.redirects + 1) leads to \(quoted(next)): only https is allowed")
+                guard scheme == "https" || (policy.allowHTTP && scheme == "http") else {
+                    let allowed = policy.allowHTTP ? "only https and http are allowed"
+                        : policy.httpRefusedByATS ? "App Transport Security allows only https unless the app declares an exception"
+                        : "only https is allowed"
+                    return .failed(.insecureRedirect, "redirect \(download.redirects + 1) leads to \(quoted(next)): \(allowed)")
                 }
                 download.redirects += 1
                 download.finalURL = next
@@ -129,19 +139,22 @@ final class MediaFetcher {
             guard sink.bytes > 0 else {
                 return .failed(.emptyMedia, "the server answered HTTP \(status) with an empty body")
             }
+            download.contentDisposition = easy.header("Content-Disposition")
             return .file(DownloadedFile(path: partialPath, bytes: sink.bytes, sha256: sink.finalizeHash()))
         }
-    }
-
-    private func timeoutFailure() -> Download.Outcome {
-        Self.timeoutFailure(policy)
     }
 
     private static func timeoutFailure(_ policy: MediaPolicy) -> Download.Outcome {
         .failed(.timeout, "the download did not finish within \(NumberText.decimal(policy.timeoutSeconds)) s: the push is delivered without media")
     }
 
-    private func tooLargeFailure(announced: Bool) -> Download.Outcome {
+    private static func tooLargeFailure(_ policy: MediaPolicy, announced: Bool) -> Download.Outcome {
+        if let cap = policy.capDescription {
+            if announced {
+                return .failed(.tooLarge, "the server announced a Content-Length over \(cap): the download is refused before the body")
+            }
+            return .failed(.tooLarge, "the media is larger than \(cap): stopped there")
+        }
         if announced {
             return .failed(.tooLarge, "the server announced a Content-Length over the \(policy.maxBytes)-byte limit: refused before the body")
         }

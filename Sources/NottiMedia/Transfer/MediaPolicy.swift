@@ -2,7 +2,7 @@
 ///
 /// `MediaPolicy.sdk` is what the Notti SDK uses on a device; tests and users
 /// may narrow or widen it, and every report says which limits applied.
-public struct MediaPolicy: Sendable, Equatable {
+public struct MediaPolicy: Sendable, Hashable {
     /// The SDK's size cap: 10 MiB, inclusive.
     public static let sdkMaxBytes = 10_485_760
     /// The SDK's deadline for the whole transfer, in seconds.
@@ -25,6 +25,15 @@ public struct MediaPolicy: Sendable, Equatable {
     /// Refuse loopback, private, link-local, CGNAT, multicast and unspecified
     /// addresses (off by default, as on a device).
     public var denyPrivateNetworks: Bool
+    /// Plain http is fetched too, on the URL and every hop (an app with an App
+    /// Transport Security exception); never for Notti.
+    public var allowHTTP: Bool
+    /// Plain http is refused by App Transport Security (every SDK but Notti, which
+    /// refuses it itself): messages say so.
+    public var httpRefusedByATS: Bool
+    /// Whose limit `maxBytes` is, for messages ("iOS's largest attachment limit
+    /// (50000000 bytes, video)"); nil: the SDK's own, or one the user set.
+    public var capDescription: String?
 
     public init(
         maxBytes: Int = MediaPolicy.sdkMaxBytes,
@@ -32,7 +41,10 @@ public struct MediaPolicy: Sendable, Equatable {
         maxRedirects: Int = MediaPolicy.sdkMaxRedirects,
         extraCAFile: String? = nil,
         connectTo: [String] = [],
-        denyPrivateNetworks: Bool = false
+        denyPrivateNetworks: Bool = false,
+        allowHTTP: Bool = false,
+        httpRefusedByATS: Bool = false,
+        capDescription: String? = nil
     ) {
         self.maxBytes = maxBytes
         self.timeoutSeconds = timeoutSeconds
@@ -40,6 +52,17 @@ public struct MediaPolicy: Sendable, Equatable {
         self.extraCAFile = extraCAFile
         self.connectTo = connectTo
         self.denyPrivateNetworks = denyPrivateNetworks
+        self.allowHTTP = allowHTTP
+        self.httpRefusedByATS = httpRefusedByATS
+        self.capDescription = capDescription
+    }
+
+    /// The trust settings, which one libcurl handle keeps for all its fetches.
+    var trust: Trust { Trust(extraCAFile: extraCAFile, connectTo: connectTo) }
+
+    struct Trust: Hashable {
+        var extraCAFile: String?
+        var connectTo: [String]
     }
 
     /// The `limits` object of a report.

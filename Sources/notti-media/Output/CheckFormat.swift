@@ -1,16 +1,31 @@
 import Glibc
 import NottiMedia
 
-/// How `check` writes its records and summary: one value per `--format`.
-///
-/// `render` runs on worker threads (so serializing a million reports is
-/// spread over cores); `write` and `finish` run on the writer thread, in order.
-protocol CheckFormat: Sendable {
+/// How `check` writes its records and summary, in two halves: a renderer that
+/// runs on worker threads (so serializing a million reports is spread over
+/// cores) and a sink that runs on the writer thread, in order, then finishes.
+struct CheckFormat {
+    var renderer: any CheckRenderer
+    var sink: any CheckSink
+}
+
+/// Turns a finished report into its output; a value with no state, on any worker thread.
+protocol CheckRenderer: Sendable {
     /// The record's output, or nil to write nothing for it.
     func render(_ report: Report) -> String?
+}
+
+/// Writes rendered records in input order, then what comes after them.
+protocol CheckSink: Sendable {
     func write(_ rendered: String)
     /// Writes what comes after the records; throws when a spool it reads back failed.
     func finish(_ summary: CheckSummary) throws(LocalError)
+}
+
+/// What one record's outputs make of its report: the `--format` output and the `--html` card.
+struct RenderedRecord: Sendable {
+    var line: String?
+    var card: String?
 }
 
 extension Report {

@@ -58,21 +58,21 @@ struct HTMLCard: Sendable {
 
     /// The attachment's file beside the page: named by hash, never by anything in the payload.
     private func source(_ attachment: Attachment) -> String {
-        "\(markupEscape(mediaFolderName))/\(attachment.sha256).\(attachment.type.rawValue)"
+        "\(markupEscape(mediaFolderName))/\(markupEscape(String(attachment.filePath.split(separator: "/").last ?? "")))"
     }
 
     private func thumbnail(_ attachment: Attachment, label: String) -> String {
-        switch attachment.type {
-        case .mp4: "<video class=\"thumb\" src=\"\(source(attachment))\" muted preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></video>\n"
-        case .mp3: "<span class=\"thumb audio\" role=\"img\" aria-label=\"audio: \(markupEscape(label))\">&#9835;</span>\n"
+        switch attachment.kind {
+        case .video: "<video class=\"thumb\" src=\"\(source(attachment))\" muted preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></video>\n"
+        case .audio: "<span class=\"thumb audio\" role=\"img\" aria-label=\"audio: \(markupEscape(label))\">&#9835;</span>\n"
         default: "<img class=\"thumb\" src=\"\(source(attachment))\" alt=\"\(markupEscape(label))\">\n"
         }
     }
 
     private func fullMedia(_ attachment: Attachment, label: String) -> String {
-        switch attachment.type {
-        case .mp4: "<video src=\"\(source(attachment))\" controls playsinline preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></video>"
-        case .mp3: "<audio src=\"\(source(attachment))\" controls preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></audio>"
+        switch attachment.kind {
+        case .video: "<video src=\"\(source(attachment))\" controls playsinline preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></video>"
+        case .audio: "<audio src=\"\(source(attachment))\" controls preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></audio>"
         default: "<img src=\"\(source(attachment))\" alt=\"\(markupEscape(label))\">"
         }
     }
@@ -80,8 +80,7 @@ struct HTMLCard: Sendable {
     private func outcomeText(_ report: Report) -> String {
         switch report.outcome {
         case .attached:
-            let media = report.media
-            return "attached \(media?.decision?.type.rawValue ?? "") · \(media?.bytes ?? 0) bytes"
+            return report.attachments.map { "attached \($0.fileExtension) · \($0.size) bytes" }.joined(separator: ", ")
         case .unchanged: return "delivered without media (\(report.reason?.rawValue ?? ""))"
         case .invalidPayload: return "not delivered: invalid payload"
         }

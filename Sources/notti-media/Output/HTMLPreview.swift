@@ -41,9 +41,9 @@ final class HTMLPreview: @unchecked Sendable {
     }
 
     /// Adds a record's card, placing its media beside the page the first time it is seen.
-    func add(_ record: CheckRecord, card html: String) {
+    func add(_ record: CheckRecord<RenderedRecord>, card html: String) {
         if record.diagnostics.contains(where: { $0.severity == .warning }) { warned += 1 }
-        if let attachment = record.attachment, copied.insert(attachment.sha256).inserted {
+        for attachment in record.attachments where copied.insert(attachment.filePath).inserted {
             let name = URL(fileURLWithPath: attachment.filePath).lastPathComponent
             let target = "\(mediaFolder)/\(name)"
             // Named by content hash: a file already there holds the same bytes.

@@ -2,7 +2,7 @@ import NottiMedia
 
 /// `--format json`: one report per payload per line, in input order, then a
 /// final `{"summary": {...}}` record.
-struct JSONLinesFormat: CheckFormat {
+struct JSONLinesFormat: CheckRenderer, CheckSink {
     var summaryOnly: Bool
 
     func render(_ report: Report) -> String? {

@@ -6,15 +6,8 @@ import NottiMedia
 ///
 /// The suite's counts belong in its opening tag but are known only at the end,
 /// so testcases stream to a spool in the run's scratch folder and are copied
-/// out after the header: memory stays flat.
-final class JUnitFormat: CheckFormat, @unchecked Sendable {
-    // Written by the writer thread only, then read by `finish`.
-    private let spool: Spool
-
-    init(spool: Spool) {
-        self.spool = spool
-    }
-
+/// out after the header (`JUnitSink`): memory stays flat.
+struct JUnitRenderer: CheckRenderer {
     func render(_ report: Report) -> String? {
         var xml = "    <testcase classname=\"notti-media.check\" name=\"\(markupEscape(report.source))\""
         guard !report.passed else { return xml + "/>" }
@@ -24,6 +17,18 @@ final class JUnitFormat: CheckFormat, @unchecked Sendable {
         xml += markupEscape(report.diagnostics.map { "\($0.severity.rawValue) \($0.code): \($0.message)" }.joined(separator: "\n"))
         xml += "</failure>\n    </testcase>"
         return xml
+    }
+
+}
+
+/// Spools JUnit testcases, then writes the suite around them.
+/// `@unchecked`: its spool is used by the writer thread, then by `finish` once
+/// that thread is joined; never by two threads at once.
+final class JUnitSink: CheckSink, @unchecked Sendable {
+    private let spool: Spool
+
+    init(spool: Spool) {
+        self.spool = spool
     }
 
     func write(_ rendered: String) {

@@ -1,7 +1,7 @@
 import NottiMedia
 
 /// `--format text`: one line per failing payload, then a summary people read.
-struct TextFormat: CheckFormat {
+struct TextFormat: CheckRenderer, CheckSink {
     var summaryOnly: Bool
 
     func render(_ report: Report) -> String? {
@@ -27,7 +27,7 @@ struct TextFormat: CheckFormat {
         if !media.isEmpty {
             lines.append("media: \(media.count) distinct URL\(media.count == 1 ? "" : "s"), worst first")
             for (verdict, payloads) in media {
-                lines.append("  \(describe(verdict).padding(34))  \(String(payloads).leftPadding(7)) payload\(payloads == 1 ? " " : "s")  \(verdict.url)")
+                lines.append("  \(describe(verdict).padding(34))  \(String(payloads).leftPadding(7)) payload\(payloads == 1 ? " " : "s")  \(verdict.key)")
             }
         }
         return lines.joined(separator: "\n")
@@ -38,7 +38,8 @@ struct TextFormat: CheckFormat {
             let status = reason == .httpError ? verdict.httpStatus.map { " (HTTP \($0))" } ?? "" : ""
             return "FAIL \(reason.rawValue)\(status)"
         }
-        let what = "\(verdict.type?.rawValue ?? "?") \(verdict.bytes ?? 0) B"
+        if verdict.reason == .bundleResource { return "BUNDLE file in the app" }
+        let what = "\(verdict.type ?? "?") \(verdict.bytes ?? 0) B"
         return verdict.warnings.isEmpty ? "OK   \(what)" : "WARN \(what) \(verdict.warnings.joined(separator: ","))"
     }
 }

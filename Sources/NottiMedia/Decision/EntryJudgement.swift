@@ -1,0 +1,111 @@
+import Foundation
+
+extension SDKProfile {
+    /// What becomes of one entry once its download is in: the type decision
+    /// (Notti's sniffing, or the SDK's rule under the device model), iOS's limits,
+    /// and the attachment as the SDK would hand it to iOS.
+    func judge(_ planned: PayloadPlan.PlannedEntry, results: [String: MediaResult], policy: MediaPolicy) -> EntryVerdict {
+        let entry = planned.entry
+        let valueFacts = entry.value.stringValue.map { MediaFacts(url: $0, policy: policy) }
+        switch planned.step {
+        case .failed(let reason, let message):
+            return .failed(facts: valueFacts, reason, message)
+        case .bundleResource(let message):
+            return .bundleResource(facts: valueFacts ?? MediaFacts(url: "", policy: policy), message)
+        case .fetch(let url):
+            switch results[url.string] {
+            case nil:
+                preconditionFailure("every URL a plan fetches has a result before its report")
+            case .failed(let facts, let reason, let message)?:
+                return .failed(facts: facts, reason, message)
+            case .fetched(let media)?:
+                if let typeRule { return judge(entry, url, media, rule: typeRule) }
+                return judgeAsNotti(entry, url, media)
+            }
+        }
+    }
+
+    /// Notti sniffs: one of its five types, or jpg with a warning; iOS's limits are warnings.
+    private func judgeAsNotti(_ entry: MediaEntry, _ url: MediaURL, _ media: FetchedMedia) -> EntryVerdict {
+        var facts = media.facts
+        let decision = TypeDecision(sniffedMime: media.sniffedMime, declaredMime: facts.declaredMime, urlExtension: url.pathExtension)
+        facts.decision = decision
+        facts.sniffedMime = media.sniffedMime
+        let bytes = facts.bytes ?? 0
+        let attachment = Attachment(
+            identifier: identifier(for: entry, decision: nil), fileURL: URL(fileURLWithPath: media.storedPath).absoluteString,
+            filePath: media.storedPath, fileExtension: decision.type.rawValue, uti: decision.type.uti, kind: decision.type.kind,
+            mimeType: media.sniffedMime, size: bytes, sha256: facts.sha256 ?? "", typeHint: nil, options: entry.options)
+        let warnings = decision.diagnostics + [Lints.iOSLimitDiagnostic(type: decision.type, bytes: bytes)].compactMap { $0 }
+        return .attached(attachment, facts: facts, warnings: warnings)
+    }
+
+    /// Another SDK names the file or hints its type; iOS recognises it or refuses
+    /// it, and refuses anything over its limit for the type's kind.
+    private func judge(_ entry: MediaEntry, _ url: MediaURL, _ media: FetchedMedia, rule: TypeRule) -> EntryVerdict {
+        var facts = media.facts
+        let decision = rule.decide(TypeInputs(
+            entryType: entry.typeField, url: url.string, finalURL: facts.finalURL ?? url.string, contentType: facts.declaredMime,
+            contentDisposition: media.contentDisposition, leadingBytes: media.leadingBytes))
+        facts.deviceType = decision
+        facts.sniffedMime = media.sniffedMime
+        let bytes = facts.bytes ?? 0
+        guard let recognised = decision.recognised, let fileExtension = decision.storedExtension else {
+            let named = decision.fileExtension.map { "names the file .\($0)" } ?? "gives the file no extension"
+            let hint = decision.hint == nil ? "and no type hint" : "and a type hint"
+            return .failed(
+                facts: facts, .unsupportedType,
+                "\(sdk.displayName) \(named) \(hint) iOS recognises (from \(decision.source)): iOS refuses the attachment; "
+                    + "the bytes are \(media.sniffedMime); \(rule.fix)")
+        }
+        let limit = recognised.kind.iOSLimitBytes
+        if bytes > limit {
+            return .failed(
+                facts: facts, .tooLarge,
+                "\(bytes) bytes is over iOS's \(limit)-byte limit for \(recognised.kind.rawValue) attachments: iOS refuses the attachment; "
+                    + (recognised.kind == .image ? "resize or recompress it" : "shorten it or lower its bit rate"))
+        }
+        let path: String
+        do {
+            path = try Self.place(media.storedPath, as: fileExtension, sha256: facts.sha256 ?? "")
+        } catch {
+            return .failed(facts: facts, .writeError, "cannot store the attachment: \(error.message)")
+        }
+        var warnings: [Diagnostic] = []
+        if !recognised.agrees(withSniffedMime: media.sniffedMime) {
+            warnings.append(Diagnostic(
+                .warning, "type_mismatch",
+                "the bytes are \(media.sniffedMime) but \(decision.source) makes it \(recognised.rawValue) (\(recognised.uti)): "
+                    + "iOS may refuse or misrender it; serve a \(recognised.rawValue) file there, or fix \(decision.source)"))
+        }
+        let attachment = Attachment(
+            identifier: identifier(for: entry, decision: decision), fileURL: URL(fileURLWithPath: path).absoluteString,
+            filePath: path, fileExtension: fileExtension, uti: recognised.uti, kind: recognised.kind,
+            mimeType: media.sniffedMime, size: bytes, sha256: facts.sha256 ?? "", typeHint: decision.hint, options: entry.options)
+        return .attached(attachment, facts: facts, warnings: warnings)
+    }
+
+    private func identifier(for entry: MediaEntry, decision: DeviceTypeDecision?) -> String {
+        switch identifier {
+        case .fixed(let name): name
+        case .entry: entry.identifier ?? ""
+        case .suggestedFilename: decision?.suggestedName ?? ""
+        }
+    }
+
+    /// The stored file under the name the SDK gives it, `<sha256>.<ext>`, beside
+    /// the first name: a hard link (a copy where links cannot be made). Content-
+    /// addressed, so a file already there holds the same bytes.
+    static func place(_ stored: String, as fileExtension: String, sha256: String) throws(Errno) -> String {
+        let folder = (stored as NSString).deletingLastPathComponent
+        let target = "\(folder)/\(sha256).\(fileExtension)"
+        if target == stored || link(stored, target) == 0 || errno == EEXIST { return target }
+        do {
+            try FileManager.default.copyItem(atPath: stored, toPath: target)
+        } catch {
+            if access(target, F_OK) == 0 { return target }
+            throw Errno(EIO)
+        }
+        return target
+    }
+}

@@ -1,0 +1,158 @@
+/// Everything an extension decides about a payload before any download: whose
+/// rules apply, which entries it reads, which URLs it would fetch, and what it
+/// already knows has failed. `report` finishes the path once the downloads are in.
+public struct PayloadPlan: Sendable {
+    public let payload: Payload
+    public let profile: SDKProfile
+    /// Other SDKs whose media keys the payload carries too (`--sdk auto`: `ambiguous_sdk`).
+    public let alsoDetected: [SDK]
+    /// The download policy under the profile and the user's options.
+    public let policy: MediaPolicy
+    public let spec: MediaSpec
+    public let entries: [PlannedEntry]
+    /// The distinct URLs to download, in the order the entries name them.
+    public let fetches: [MediaURL]
+
+    /// One entry and what happens to it before any download.
+    public struct PlannedEntry: Sendable {
+        public enum Step: Sendable {
+            case fetch(MediaURL)
+            case failed(Reason, String)
+            case bundleResource(String)
+        }
+
+        public var entry: MediaEntry
+        public var step: Step
+    }
+
+    /// - Parameter checkURL: section 2's URL check (`MediaURL.check`); `check` passes a memoized one.
+    public init(
+        _ payload: Payload, selection: SDKSelection, options: FetchOptions,
+        checkURL: (JSONValue?, String, Bool) -> MediaURL.Verdict = { MediaURL.check($0, key: $1, allowHTTP: $2) }
+    ) {
+        let (sdk, alsoDetected) = selection.resolve(for: payload)
+        let profile = sdk.profile
+        self.payload = payload
+        self.profile = profile
+        self.alsoDetected = alsoDetected
+        self.policy = profile.policy(options)
+        self.spec = profile.readSpec(payload)
+        var planned: [PlannedEntry] = []
+        var fetches: [MediaURL] = []
+        if case .entries(let entries, _) = spec {
+            for entry in entries {
+                let step = Self.step(for: entry, profile: profile, policy: policy, checkURL: checkURL)
+                if case .fetch(let url) = step, !fetches.contains(where: { $0.string == url.string }) { fetches.append(url) }
+                planned.append(PlannedEntry(entry: entry, step: step))
+            }
+        }
+        self.entries = planned
+        self.fetches = fetches
+    }
+
+    /// Section 2's URL checks under the profile's scheme rule.
+    private static func step(
+        for entry: MediaEntry, profile: SDKProfile, policy: MediaPolicy, checkURL: (JSONValue?, String, Bool) -> MediaURL.Verdict
+    ) -> PlannedEntry.Step {
+        if profile.treatsOtherSchemesAsBundleFiles, case .string(let text) = entry.value, !text.isEmpty {
+            let scheme = text.range(of: "://").map { text[..<$0.lowerBound].lowercased() }
+            if scheme != "http" && scheme != "https" {
+                return .bundleResource(
+                    "\(entry.key) is \(quoted(text)), not an http(s) URL: \(profile.sdk.displayName) attaches the file of that name "
+                        + "from the app bundle, if the app ships one; make sure it does, or send a URL")
+            }
+        }
+        switch checkURL(entry.value, entry.key, policy.allowHTTP) {
+        case .absent: return .failed(.invalidURL, "\(entry.key) is missing")
+        case .invalid(let why): return .failed(.invalidURL, why)
+        case .valid(let url): return .fetch(url)
+        case .notHTTPS(let scheme):
+            if profile.refusesHTTPItself {
+                return .failed(.notHTTPS, "the URL scheme is \(scheme): the SDK only downloads https")
+            }
+            if scheme == "http" {
+                return .failed(.notHTTPS, "the URL scheme is http: App Transport Security blocks plain http on a device "
+                    + "unless the app declares an exception; serve the media over https")
+            }
+            return .failed(.notHTTPS, "the URL scheme is \(scheme): the extension downloads https (or http, where the app allows it) only")
+        }
+    }
+
+    /// The report, given the download result of every URL in `fetches` (by URL).
+    public func report(source: String, results: [String: MediaResult], strict: Bool) -> Report {
+        let sdk = profile.sdk
+        var errors: [Diagnostic] = []
+        var warnings: [Diagnostic] = []
+        var context = Lints.payloadDiagnostics(for: payload)
+        if !alsoDetected.isEmpty {
+            context.append(Diagnostic(
+                .warning, "ambiguous_sdk",
+                "the payload carries the media keys of \(([sdk] + alsoDetected).map(\.displayName).joined(separator: ", ")): "
+                    + "checked as \(sdk.displayName), the first; keep one SDK's media key per payload"))
+        }
+        for other in SDK.allCases where other != sdk {
+            for key in other.profile.presentMediaKeys(payload) where !profile.presentMediaKeys(payload).contains(key) {
+                context.append(Diagnostic(
+                    .warning, "foreign_media_key",
+                    "this payload has \(key), which the \(sdk.displayName) extension ignores; "
+                        + "use \(sdk.displayName)'s media key, or check it as \(other.displayName) (--sdk \(other.rawValue))"))
+            }
+        }
+        var mediaVerdicts: [MediaVerdict] = []
+        func finish(_ outcome: Report.Outcome, _ reason: Reason?, media: Report.Media, attachments: [Attachment], overrides: ContentOverrides?) -> Report {
+            var report = Report(
+                source: source, sdk: sdk, outcome: outcome, reason: reason, media: media,
+                diagnostics: errors + context + warnings,
+                content: NotificationContent.json(for: payload, attachments: attachments, overrides: overrides),
+                attachments: attachments, strict: strict)
+            report.mediaVerdicts = mediaVerdicts
+            return report
+        }
+
+        switch spec {
+        case .absent:
+            return finish(.unchanged, .noMedia, media: .none, attachments: [], overrides: nil)
+        case .invalid(let why):
+            errors.append(.error(.invalidMediaSpec, why))
+            return finish(.unchanged, .invalidMediaSpec, media: .none, attachments: [], overrides: nil)
+        case .entries(let list, let overrides):
+            if list.isEmpty { return finish(.unchanged, .noMedia, media: .none, attachments: [], overrides: overrides) }
+        }
+
+        let verdicts = entries.map { profile.judge($0, results: results, policy: policy) }
+        mediaVerdicts = verdicts.compactMap { MediaVerdict(sdk: sdk, facts: $0.facts, verdict: $0) }
+        let facts = zip(entries, verdicts).map { planned, verdict in
+            var facts = verdict.facts ?? MediaFacts(url: "", policy: policy)
+            if profile.failurePolicy != .single { facts.identifier = planned.entry.identifier ?? "" }
+            return (verdict.facts != nil, facts)
+        }
+        let media: Report.Media = profile.failurePolicy == .single
+            ? (facts.first.flatMap { $0.0 ? .single($0.1) : nil } ?? .none)
+            : .entries(facts.map(\.1))
+        var firstFailure: Reason?
+        var bundled = false
+        var attachments: [Attachment] = []
+        for verdict in verdicts {
+            switch verdict {
+            case .attached(let attachment, _, let found):
+                attachments.append(attachment)
+                warnings += found
+            case .failed(_, let reason, let message):
+                errors.append(.error(reason, message))
+                firstFailure = firstFailure ?? reason
+            case .bundleResource(_, let message):
+                warnings.append(Diagnostic(.warning, Reason.bundleResource.rawValue, message))
+                bundled = true
+            }
+        }
+        let overrides: ContentOverrides? = if case .entries(_, let overrides) = spec { overrides } else { nil }
+        if let firstFailure, profile.failurePolicy != .perEntry {
+            // One attachment, or all or nothing: a failure sends the content unchanged, overrides dropped too.
+            return finish(.unchanged, firstFailure, media: media, attachments: [], overrides: nil)
+        }
+        if !attachments.isEmpty {
+            return finish(.attached, nil, media: media, attachments: attachments, overrides: overrides)
+        }
+        return finish(.unchanged, firstFailure ?? (bundled ? .bundleResource : .noMedia), media: media, attachments: [], overrides: nil)
+    }
+}

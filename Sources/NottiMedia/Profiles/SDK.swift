@@ -1,0 +1,51 @@
+/// Whose Notification Service Extension is reproduced (`--sdk`).
+public enum SDK: String, Sendable, CaseIterable {
+    // Declaration order is `auto`'s order of preference when a payload carries several media keys.
+    case notti, braze, fcm, onesignal, airship, clevertap, iterable, batch
+
+    /// The name people know the SDK by.
+    public var displayName: String {
+        switch self {
+        case .notti: "Notti"
+        case .braze: "Braze"
+        case .fcm: "Firebase Messaging"
+        case .onesignal: "OneSignal"
+        case .airship: "Airship"
+        case .clevertap: "CleverTap"
+        case .iterable: "Iterable"
+        case .batch: "Batch"
+        }
+    }
+
+    /// Its profile: where its media is, and what its extension does with it.
+    public var profile: SDKProfile {
+        switch self {
+        case .notti: .notti
+        case .braze: .braze
+        case .fcm: .fcm
+        case .onesignal: .oneSignal
+        case .airship: .airship
+        case .clevertap: .cleverTap
+        case .iterable: .iterable
+        case .batch: .batch
+        }
+    }
+}
+
+/// `--sdk NAME`, or `auto`: per payload, by the media key it carries.
+public enum SDKSelection: Sendable, Equatable {
+    case fixed(SDK)
+    case auto
+
+    /// The profile for `payload`, and the SDKs whose media keys it also carries
+    /// (more than one under `auto`: `ambiguous_sdk`).
+    public func resolve(for payload: Payload) -> (sdk: SDK, alsoPresent: [SDK]) {
+        switch self {
+        case .fixed(let sdk): return (sdk, [])
+        case .auto:
+            let present = SDK.allCases.filter { $0.profile.carriesMediaKey(payload) }
+            guard let first = present.first else { return (.notti, []) }
+            return (first, Array(present.dropFirst()))
+        }
+    }
+}

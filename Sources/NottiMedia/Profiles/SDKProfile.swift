@@ -1,0 +1,111 @@
+/// One SDK's Notification Service Extension as data, plus the few strategies
+/// that really differ between SDKs: where its media entries are (`readSpec`),
+/// how the file's type is decided (`typeRule`), and how failures combine.
+/// Everything else about the path (fetching, sniffing, iOS's own rules) is shared.
+public struct SDKProfile: Sendable {
+    public enum SizeCap: Sendable, Equatable {
+        /// The SDK stops reading past this many bytes (Notti).
+        case streamed(Int)
+        /// The SDK cancels a download whose Content-Length announces more (OneSignal).
+        case announced(Int)
+        /// No cap of its own: iOS's per-type limits decide.
+        case none
+    }
+
+    public enum FailurePolicy: Sendable, Equatable {
+        /// One attachment: its failure is the payload's.
+        case single
+        /// Each entry fails alone; the payload attaches what succeeded (OneSignal).
+        case perEntry
+        /// One failing entry drops every attachment and the content overrides (Airship).
+        case allOrNothing
+    }
+
+    public enum IdentifierRule: Sendable, Equatable {
+        case fixed(String)
+        /// The entry's own name (OneSignal's key, Airship's `url_id`), else "".
+        case entry
+        /// The suggested file name (Iterable; a device prefixes a UUID).
+        case suggestedFilename
+    }
+
+    public let sdk: SDK
+    /// Where its media keys are: each a path through nested objects.
+    public let mediaKeys: [[String]]
+    /// Notti refuses http itself; every other SDK leaves it to App Transport Security.
+    public let refusesHTTPItself: Bool
+    /// The SDK's own deadline, else the system's 30 s budget for an extension.
+    public let deadlineSeconds: Double
+    public let sizeCap: SizeCap
+    /// How the file's extension or type hint is decided; nil for Notti, which sniffs.
+    public let typeRule: TypeRule?
+    public let failurePolicy: FailurePolicy
+    public let identifier: IdentifierRule
+    /// A value that is not an http(s) URL names a file in the app bundle (OneSignal):
+    /// `bundle_resource`, nothing fetched.
+    public let treatsOtherSchemesAsBundleFiles: Bool
+    /// Reads the payload's media entries, as the SDK's own decoder would.
+    public let readSpec: @Sendable (Payload) -> MediaSpec
+
+    /// True when the payload carries one of this SDK's media keys.
+    public func carriesMediaKey(_ payload: Payload) -> Bool {
+        presentMediaKeys(payload).isEmpty == false
+    }
+
+    /// This SDK's media keys present in the payload, dotted (`ab.att`).
+    public func presentMediaKeys(_ payload: Payload) -> [String] {
+        mediaKeys.filter { payload.root.value(at: $0) != nil }.map { $0.joined(separator: ".") }
+    }
+
+    /// The download policy for this SDK under the user's options: its own deadline
+    /// and cap unless `--timeout` / `--max-bytes` say otherwise.
+    public func policy(_ options: FetchOptions) -> MediaPolicy {
+        let cap: (bytes: Int, description: String?)
+        switch sizeCap {
+        case .streamed(let bytes): cap = (bytes, nil)
+        case .announced(let bytes): cap = (bytes, "\(sdk.displayName)'s \(bytes)-byte limit (announced lengths only)")
+        case .none: cap = (DeviceModel.largestLimitBytes, "iOS's largest attachment limit (\(DeviceModel.largestLimitBytes) bytes, video)")
+        }
+        return MediaPolicy(
+            maxBytes: options.maxBytes ?? cap.bytes,
+            timeoutSeconds: options.timeoutSeconds ?? deadlineSeconds,
+            extraCAFile: options.extraCAFile, connectTo: options.connectTo,
+            denyPrivateNetworks: options.denyPrivateNetworks,
+            allowHTTP: !refusesHTTPItself && options.allowHTTP, httpRefusedByATS: !refusesHTTPItself,
+            capDescription: options.maxBytes == nil ? cap.description : nil)
+    }
+}
+
+/// What the user set for every download, whichever SDK's rules apply.
+public struct FetchOptions: Sendable, Equatable {
+    /// `--max-bytes`: replaces the SDK's cap.
+    public var maxBytes: Int?
+    /// `--timeout`: replaces the SDK's deadline.
+    public var timeoutSeconds: Double?
+    /// `--allow-http`: the app has an App Transport Security exception (not for Notti, which refuses http itself).
+    public var allowHTTP: Bool
+    public var extraCAFile: String?
+    public var connectTo: [String]
+    public var denyPrivateNetworks: Bool
+
+    public init(
+        maxBytes: Int? = nil, timeoutSeconds: Double? = nil, allowHTTP: Bool = false, extraCAFile: String? = nil,
+        connectTo: [String] = [], denyPrivateNetworks: Bool = false
+    ) {
+        self.maxBytes = maxBytes
+        self.timeoutSeconds = timeoutSeconds
+        self.allowHTTP = allowHTTP
+        self.extraCAFile = extraCAFile
+        self.connectTo = connectTo
+        self.denyPrivateNetworks = denyPrivateNetworks
+    }
+}
+
+extension JSONValue {
+    /// The value at a path of object keys (`["ab", "att"]`), or nil.
+    func value(at path: [String]) -> JSONValue? {
+        var current: JSONValue? = self
+        for key in path { current = current?[key] }
+        return current
+    }
+}
