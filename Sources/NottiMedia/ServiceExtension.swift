@@ -70,8 +70,9 @@ public final class ServiceExtension {
     public func handle(_ payload: Payload, source: String, strict: Bool = false, cancellation: Cancellation? = nil) -> Report? {
         let plan = PayloadPlan(payload, selection: selection, options: options)
         var results: [String: MediaResult] = [:]
+        let fetchPolicy = selection.fetchPolicy(options)
         for url in plan.fetches {
-            guard let result = fetchMedia(url, policy: plan.policy, cancellation: cancellation) else { return nil }
+            guard let result = fetchMedia(url, policy: fetchPolicy, cancellation: cancellation) else { return nil }
             results[url.string] = result
         }
         return plan.report(source: source, results: results, strict: strict)
@@ -89,6 +90,10 @@ public final class ServiceExtension {
         facts.httpStatus = download.httpStatus
         facts.declaredMime = download.declaredMime
         facts.elapsedMilliseconds = download.elapsedMilliseconds
+        facts.announcedBytes = download.announcedBytes
+        facts.httpHop = download.httpHop
+        facts.refusedHop = download.refusedHop
+        facts.tooLargeAnnounced = download.tooLargeAnnounced
         let file: DownloadedFile
         switch download.outcome {
         case .interrupted: return nil

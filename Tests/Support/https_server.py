@@ -2,18 +2,22 @@
 """A real HTTPS server on 127.0.0.1 for notti-media's tests, benchmarks and demo.
 
 It listens on kernel-picked ports and prints one JSON line on stdout:
-  {"port": P, "untrustedPort": U, "closedPort": C, "stallPort": S}
+  {"port": P, "untrustedPort": U, "closedPort": C, "stallPort": S, "httpPort": H}
 - P serves the routes below with a certificate signed by tls/test-ca.pem
   (names: media.notti.test, localhost, 127.0.0.1, ::1);
 - U serves the same routes with a self-signed certificate nobody trusts;
 - C is a port that was bound and closed: connecting to it is refused;
-- S accepts TCP connections and never says a word (a TLS handshake that stalls).
+- S accepts TCP connections and never says a word (a TLS handshake that stalls);
+- H serves the same routes over plain http (for App Transport Security cases).
 It exits when its standard input closes, so it never outlives the process
 that started it.
 
 Routes (GET):
-  /media/NAME[?type=CT]       a file from --media DIR; CT overrides the
-                              Content-Type (type=none sends none)
+  /media/NAME[?type=CT&cd=CD] a file from --media DIR; CT overrides the
+                              Content-Type (type=none sends none); CD is sent
+                              as Content-Disposition
+  /file/NAME/ANY...[?type&cd] the same file, under a URL whose last segment is
+                              ANY (no extension, another one, or none at all)
   /repeat/N/NAME              that file's bytes N times over (real mp3 frames
                               repeated stay a playable mp3)
   /bytes/N?mode=M[&type=CT]   N bytes of a real JPEG padded with zeros;
@@ -144,13 +148,20 @@ class Handler(BaseHTTPRequestHandler):
     # Routes
 
     def route_media(self, parts, query):
-        name = "/".join(parts)
+        self.serve_file("/".join(parts), query)
+
+    def route_file(self, parts, query):
+        # /file/NAME/ANY...: NAME's bytes under a URL whose file name is ANY (or none).
+        self.serve_file(parts[0] if parts else "", query)
+
+    def serve_file(self, name, query):
         path = os.path.realpath(os.path.join(media_root, name))
         if not path.startswith(os.path.realpath(media_root) + os.sep) or not os.path.isfile(path):
             return self.simple(404, b"<h1>Not Found</h1>", "text/html")
         body = open(path, "rb").read()
         content_type = query.get("type", CONTENT_TYPES.get(os.path.splitext(name)[1].lower(), "application/octet-stream"))
-        self.simple(200, body, None if content_type == "none" else content_type)
+        headers = [("Content-Disposition", query["cd"])] if "cd" in query else []
+        self.simple(200, body, None if content_type == "none" else content_type, headers)
 
     def route_repeat(self, parts, query):
         path = os.path.realpath(os.path.join(media_root, parts[1]))
@@ -270,6 +281,14 @@ class TLSServer(ThreadingHTTPServer):
         self.socket = context.wrap_socket(self.socket, server_side=True, do_handshake_on_connect=False)
 
 
+class PlainServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self):
+        super().__init__(("127.0.0.1", 0), Handler)
+
+
 def stalling_listener():
     """Accepts connections and holds them open without a word."""
     listener = socket.socket()
@@ -303,13 +322,15 @@ def main():
     media_root = os.path.abspath(args.media)
     trusted = TLSServer(os.path.join(TLS, "server.pem"), os.path.join(TLS, "server.key"))
     untrusted = TLSServer(os.path.join(TLS, "untrusted.pem"), os.path.join(TLS, "untrusted.key"))
-    for server in (trusted, untrusted):
+    plain = PlainServer()
+    for server in (trusted, untrusted, plain):
         threading.Thread(target=server.serve_forever, daemon=True).start()
     print(json.dumps({
         "port": trusted.server_address[1],
         "untrustedPort": untrusted.server_address[1],
         "closedPort": closed_port(),
         "stallPort": stalling_listener(),
+        "httpPort": plain.server_address[1],
     }), flush=True)
     # Live exactly as long as whoever started us keeps our stdin open.
     try:

@@ -47,8 +47,10 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     private let batchLimit: Int
     private let window: DispatchSemaphore
     private let parseQueue = BlockingQueue<[Numbered]>()
-    private let fetchQueue = BlockingQueue<FetchKey>()
+    private let fetchQueue = BlockingQueue<MediaURL>()
     private let cache = MediaCache<PendingPayload>()
+    /// Every download runs under it; each payload's report judges it under its own profile's.
+    private let fetchPolicy: MediaPolicy
     private let writer: OrderedWriter<CheckRecord<Rendered>>
     private let fetchers: [Handoff<ServiceExtension>]
     // Set by `start`, joined by `finish`, both on the submitting thread.
@@ -70,6 +72,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         batchLimit = 64
         window = DispatchSemaphore(value: windowSize)
         writer = OrderedWriter(sequence: \.sequence)
+        fetchPolicy = configuration.selection.fetchPolicy(configuration.options)
         var fetchers: [Handoff<ServiceExtension>] = []
         for _ in 0..<jobs {
             fetchers.append(Handoff(value: try ServiceExtension(
@@ -138,7 +141,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         return summary
     }
 
-    /// Downloads started: one per distinct valid media URL (and policy).
+    /// Downloads started: one per distinct valid media URL.
     public var fetchCount: Int { cache.fetchCount }
 
     private var isCancelled: Bool { configuration.cancellation?.isCancelled == true }
@@ -183,11 +186,10 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         let pending = PendingPayload(sequence: item.sequence, source: source, plan: plan)
         var ready: CheckRecord<Rendered>?
         for url in plan.fetches {
-            let key = FetchKey(url: url, policy: plan.policy)
-            switch cache.lookup(key, parking: pending) {
+            switch cache.lookup(url.string, parking: pending) {
             case .ready(let result):
                 if pending.fill(url.string, with: result) { ready = finishRecord(pending) }
-            case .parked(startFetch: true): fetchQueue.push(key)
+            case .parked(startFetch: true): fetchQueue.push(url)
             case .parked(startFetch: false), .abandoned: break
             }
         }
@@ -195,15 +197,15 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     }
 
     private func fetchLoop(_ serviceExtension: ServiceExtension) {
-        while let key = fetchQueue.pop() {
+        while let url = fetchQueue.pop() {
             guard !isCancelled,
-                  let result = serviceExtension.fetchMedia(key.url, policy: key.policy, cancellation: configuration.cancellation)
+                  let result = serviceExtension.fetchMedia(url, policy: fetchPolicy, cancellation: configuration.cancellation)
             else {
-                cache.abandon(key)
+                cache.abandon(url.string)
                 continue
             }
-            writer.deliver(cache.complete(key, with: result).compactMap { pending in
-                pending.fill(key.url.string, with: result) ? finishRecord(pending) : nil
+            writer.deliver(cache.complete(url.string, with: result).compactMap { pending in
+                pending.fill(url.string, with: result) ? finishRecord(pending) : nil
             })
         }
     }

@@ -1,18 +1,6 @@
 import Foundation
 
-/// One download: a URL under one policy (SDK profiles differ in deadline, cap and http).
-struct FetchKey: Hashable, Sendable {
-    var url: MediaURL
-    var policy: MediaPolicy
-
-    static func == (lhs: FetchKey, rhs: FetchKey) -> Bool { lhs.url.string == rhs.url.string && lhs.policy == rhs.policy }
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(url.string)
-        hasher.combine(policy)
-    }
-}
-
-/// Each distinct media URL is fetched once per run (per policy): the first
+/// Each distinct media URL is fetched once per run: the first
 /// payload that names it starts the fetch, later ones park until it is done,
 /// then all get the same result.
 final class MediaCache<Parked: Sendable>: @unchecked Sendable {
@@ -32,10 +20,10 @@ final class MediaCache<Parked: Sendable>: @unchecked Sendable {
 
     // Guarded by `lock`.
     private let lock = NSLock()
-    private var entries: [FetchKey: Entry] = [:]
+    private var entries: [String: Entry] = [:]
     private var fetchesStarted = 0
 
-    func lookup(_ url: FetchKey, parking parked: Parked) -> Lookup {
+    func lookup(_ url: String, parking parked: Parked) -> Lookup {
         lock.lock()
         defer { lock.unlock() }
         switch entries[url] {
@@ -55,7 +43,7 @@ final class MediaCache<Parked: Sendable>: @unchecked Sendable {
     }
 
     /// Stores the result and hands back every payload parked on it.
-    func complete(_ url: FetchKey, with result: MediaResult) -> [Parked] {
+    func complete(_ url: String, with result: MediaResult) -> [Parked] {
         lock.lock()
         defer { lock.unlock() }
         guard case .fetching(let waiting)? = entries[url] else { return [] }
@@ -64,7 +52,7 @@ final class MediaCache<Parked: Sendable>: @unchecked Sendable {
     }
 
     /// Drops the payloads parked on a fetch that was interrupted.
-    func abandon(_ url: FetchKey) {
+    func abandon(_ url: String) {
         lock.lock()
         entries[url] = .abandoned
         lock.unlock()

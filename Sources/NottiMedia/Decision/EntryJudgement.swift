@@ -13,7 +13,7 @@ extension SDKProfile {
         case .bundleResource(let message):
             return .bundleResource(facts: valueFacts ?? MediaFacts(url: "", policy: policy), message)
         case .fetch(let url):
-            switch results[url.string] {
+            switch results[url.string]?.judged(under: policy) {
             case nil:
                 preconditionFailure("every URL a plan fetches has a result before its report")
             case .failed(let facts, let reason, let message)?:

@@ -83,7 +83,7 @@ public struct PayloadPlan: Sendable {
         let sdk = profile.sdk
         var errors: [Diagnostic] = []
         var warnings: [Diagnostic] = []
-        var context = Lints.payloadDiagnostics(for: payload)
+        var context = Lints.payloadDiagnostics(for: payload, sdk: sdk)
         if !alsoDetected.isEmpty {
             context.append(Diagnostic(
                 .warning, "ambiguous_sdk",

@@ -5,8 +5,9 @@ public enum Lints {
     /// APNs refuses larger payloads.
     public static let maxPayloadBytes = 4096
 
-    /// The payload-only lints: mutable-content, alert text, size, notification_id.
-    public static func payloadDiagnostics(for payload: Payload) -> [Diagnostic] {
+    /// The payload-only lints: mutable-content, alert text and size (iOS's and
+    /// APNs's rules, for every SDK), and Notti's notification_id.
+    public static func payloadDiagnostics(for payload: Payload, sdk: SDK = .notti) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let aps = payload.aps
         if aps?["mutable-content"]?.intValue != 1 {
@@ -25,7 +26,7 @@ public enum Lints {
                 .error, "payload_too_large",
                 "the payload is \(size) bytes serialized, over APNs's \(maxPayloadBytes)-byte limit: APNs rejects it; shorten the text or custom keys"))
         }
-        if !hasNotificationID(payload.root["notification_id"]) {
+        if sdk == .notti && !hasNotificationID(payload.root["notification_id"]) {
             found.append(Diagnostic(
                 .warning, "notification_id_missing",
                 "no notification_id: the SDK cannot report the push as received; add the campaign's notification_id"))

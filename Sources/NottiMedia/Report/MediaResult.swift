@@ -51,3 +51,76 @@ public enum EntryVerdict: Sendable {
         return nil
     }
 }
+
+extension MediaResult {
+    /// This result as `policy` would have had it, when the download ran under a
+    /// looser one (`--sdk auto` fetches each URL once, under the loosest policy
+    /// of the profiles in play, and judges it under each payload's own): a
+    /// stricter deadline or cap, or no http, turns it into that failure.
+    public func judged(under policy: MediaPolicy) -> MediaResult {
+        var facts = self.facts
+        guard facts.policy != policy else { return self }
+        facts.policy = policy
+        func failed(_ reason: Reason, _ message: String) -> MediaResult {
+            // As a download stopped by this policy would report it: no file.
+            facts.bytes = nil
+            facts.sha256 = nil
+            return .failed(facts, reason, message)
+        }
+        switch self {
+        case .failed(_, let reason, let message):
+            switch reason {
+            case .timeout: return .failed(facts, reason, MediaFetcher.timeoutMessage(policy))
+            case .tooLarge: return .failed(facts, reason, MediaFetcher.tooLargeMessage(policy, announced: facts.tooLargeAnnounced))
+            case .insecureRedirect:
+                return .failed(facts, reason, facts.refusedHop.map { MediaFetcher.insecureRedirectMessage(policy, $0) } ?? message)
+            default: return .failed(facts, reason, message)
+            }
+        case .fetched(var media):
+            if !policy.allowHTTP, let hop = facts.httpHop {
+                return failed(.insecureRedirect, MediaFetcher.insecureRedirectMessage(policy, hop))
+            }
+            if let elapsed = facts.elapsedMilliseconds, Double(elapsed) > policy.timeoutSeconds * 1000 {
+                return failed(.timeout, MediaFetcher.timeoutMessage(policy))
+            }
+            if let announced = facts.announcedBytes, announced > policy.maxBytes {
+                facts.tooLargeAnnounced = true
+                return failed(.tooLarge, MediaFetcher.tooLargeMessage(policy, announced: true))
+            }
+            if let bytes = facts.bytes, bytes > policy.maxBytes {
+                return failed(.tooLarge, MediaFetcher.tooLargeMessage(policy, announced: false))
+            }
+            media.facts = facts
+            return .fetched(media)
+        }
+    }
+}
+
+extension MediaPolicy {
+    /// The loosest of `policies`: the longest deadline, the largest cap, http if
+    /// any allows it. One download under it can be judged under each of them.
+    public static func loosest(of policies: [MediaPolicy]) -> MediaPolicy {
+        guard var loosest = policies.first else { return MediaPolicy() }
+        for policy in policies.dropFirst() where policy != loosest {
+            loosest.maxBytes = max(loosest.maxBytes, policy.maxBytes)
+            loosest.timeoutSeconds = max(loosest.timeoutSeconds, policy.timeoutSeconds)
+            loosest.maxRedirects = max(loosest.maxRedirects, policy.maxRedirects)
+            loosest.allowHTTP = loosest.allowHTTP || policy.allowHTTP
+            loosest.httpRefusedByATS = loosest.httpRefusedByATS || policy.httpRefusedByATS
+            loosest.capDescription = nil
+        }
+        return loosest
+    }
+}
+
+extension SDKSelection {
+    /// The policy a run downloads under: the chosen profile's, or under `auto`
+    /// the loosest of every profile's, so each URL is fetched once whichever
+    /// profiles its payloads turn out to use.
+    public func fetchPolicy(_ options: FetchOptions) -> MediaPolicy {
+        switch self {
+        case .fixed(let sdk): sdk.profile.policy(options)
+        case .auto: .loosest(of: SDK.allCases.map { $0.profile.policy(options) })
+        }
+    }
+}

@@ -102,6 +102,12 @@ public struct MediaFacts: Sendable {
     public var sha256: String?
     public var elapsedMilliseconds: Int?
     public var policy: MediaPolicy
+    // What a stricter profile's policy needs to judge the same download again
+    // (`MediaResult.judged(under:)`); not part of the report.
+    var announcedBytes: Int?
+    var httpHop: RedirectHop?
+    var refusedHop: RedirectHop?
+    var tooLargeAnnounced = false
 
     public init(url: String, policy: MediaPolicy) {
         self.url = url

@@ -196,6 +196,13 @@ final class CurlEasy {
     /// `CURLINFO_CONTENT_TYPE`: the last response's Content-Type header, if any.
     var contentType: String? { string(CURLINFO_CONTENT_TYPE) }
 
+    /// `CURLINFO_CONTENT_LENGTH_DOWNLOAD_T`: the last response's Content-Length; nil when it sent none.
+    var announcedLength: Int? {
+        var length: curl_off_t = -1
+        guard CCurlShim_getinfo_off(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK, length >= 0 else { return nil }
+        return Int(length)
+    }
+
     /// `CURLINFO_REDIRECT_URL`: where a 3xx would lead, resolved to an absolute URL.
     var redirectURL: String? { string(CURLINFO_REDIRECT_URL) }
 

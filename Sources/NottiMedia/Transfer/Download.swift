@@ -19,6 +19,14 @@ struct Download {
     var declaredMime: String?
     /// The final response's Content-Disposition header, as sent.
     var contentDisposition: String?
+    /// What the final response's Content-Length announced, if anything.
+    var announcedBytes: Int?
+    /// The first plain-http URL in the chain (the policy allowed it), if any.
+    var httpHop: RedirectHop?
+    /// The hop refused as `insecure_redirect`, if that is the outcome.
+    var refusedHop: RedirectHop?
+    /// For `too_large`: true when Content-Length announced it, false when counted.
+    var tooLargeAnnounced = false
     var elapsedMilliseconds: Int
     var outcome: Outcome
 }
@@ -27,4 +35,10 @@ struct DownloadedFile {
     var path: String
     var bytes: Int
     var sha256: String
+}
+
+/// One URL of a redirect chain: `number` 1 is the first redirect's target.
+struct RedirectHop: Sendable, Hashable {
+    var number: Int
+    var url: String
 }

@@ -80,8 +80,11 @@ final class MediaFetcher {
     private func transfer(
         _ download: inout Download, policy: MediaPolicy, sink: TransferSink, deadline: ContinuousClock.Instant, partialPath: String
     ) -> Download.Outcome {
-        func timeoutFailure() -> Download.Outcome { Self.timeoutFailure(policy) }
-        func tooLargeFailure(announced: Bool) -> Download.Outcome { Self.tooLargeFailure(policy, announced: announced) }
+        func timeoutFailure() -> Download.Outcome { .failed(.timeout, Self.timeoutMessage(policy)) }
+        func tooLargeFailure(announced: Bool) -> Download.Outcome {
+            download.tooLargeAnnounced = announced
+            return .failed(.tooLarge, Self.tooLargeMessage(policy, announced: announced))
+        }
         while true {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { return timeoutFailure() }
@@ -96,6 +99,7 @@ final class MediaFetcher {
             let status = easy.responseCode
             download.httpStatus = status > 0 ? status : nil
             download.declaredMime = easy.contentType.map(MediaType.essence(ofContentType:))
+            download.announcedBytes = easy.announcedLength
 
             switch sink.stop {
             case .tooLarge: return tooLargeFailure(announced: false)
@@ -123,12 +127,12 @@ final class MediaFetcher {
                     return .failed(.tooManyRedirects, "more than \(policy.maxRedirects) redirects (stopped at \(quoted(next)))")
                 }
                 let scheme = next.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+                let hop = RedirectHop(number: download.redirects + 1, url: next)
                 guard scheme == "https" || (policy.allowHTTP && scheme == "http") else {
-                    let allowed = policy.allowHTTP ? "only https and http are allowed"
-                        : policy.httpRefusedByATS ? "App Transport Security allows only https unless the app declares an exception"
-                        : "only https is allowed"
-                    return .failed(.insecureRedirect, "redirect \(download.redirects + 1) leads to \(quoted(next)): \(allowed)")
+                    download.refusedHop = hop
+                    return .failed(.insecureRedirect, Self.insecureRedirectMessage(policy, hop))
                 }
+                if scheme == "http" && download.httpHop == nil { download.httpHop = hop }
                 download.redirects += 1
                 download.finalURL = next
                 continue
@@ -144,28 +148,36 @@ final class MediaFetcher {
         }
     }
 
-    private static func timeoutFailure(_ policy: MediaPolicy) -> Download.Outcome {
-        .failed(.timeout, "the download did not finish within \(NumberText.decimal(policy.timeoutSeconds)) s: the push is delivered without media")
+    // The messages of the policy-dependent failures, also used to judge one
+    // download again under a stricter profile's policy (`MediaResult.judged`).
+
+    static func timeoutMessage(_ policy: MediaPolicy) -> String {
+        "the download did not finish within \(NumberText.decimal(policy.timeoutSeconds)) s: the push is delivered without media"
     }
 
-    private static func tooLargeFailure(_ policy: MediaPolicy, announced: Bool) -> Download.Outcome {
+    static func tooLargeMessage(_ policy: MediaPolicy, announced: Bool) -> String {
         if let cap = policy.capDescription {
-            if announced {
-                return .failed(.tooLarge, "the server announced a Content-Length over \(cap): the download is refused before the body")
-            }
-            return .failed(.tooLarge, "the media is larger than \(cap): stopped there")
+            return announced
+                ? "the server announced a Content-Length over \(cap): the download is refused before the body"
+                : "the media is larger than \(cap): stopped there"
         }
-        if announced {
-            return .failed(.tooLarge, "the server announced a Content-Length over the \(policy.maxBytes)-byte limit: refused before the body")
-        }
-        return .failed(.tooLarge, "the media is larger than \(policy.maxBytes) bytes: stopped at the limit")
+        return announced
+            ? "the server announced a Content-Length over the \(policy.maxBytes)-byte limit: refused before the body"
+            : "the media is larger than \(policy.maxBytes) bytes: stopped at the limit"
+    }
+
+    static func insecureRedirectMessage(_ policy: MediaPolicy, _ hop: RedirectHop) -> String {
+        let allowed = policy.allowHTTP ? "only https and http are allowed"
+            : policy.httpRefusedByATS ? "App Transport Security allows only https unless the app declares an exception"
+            : "only https is allowed"
+        return "redirect \(hop.number) leads to \(quoted(hop.url)): \(allowed)"
     }
 
     /// Maps a libcurl failure to its reason code.
     static func failure(for code: CURLcode, detail: String, policy: MediaPolicy) -> Download.Outcome {
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
-            return timeoutFailure(policy)
+            return .failed(.timeout, timeoutMessage(policy))
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_NOTFOUND,

@@ -2,7 +2,7 @@
 ///
 /// `MediaPolicy.sdk` is what the Notti SDK uses on a device; tests and users
 /// may narrow or widen it, and every report says which limits applied.
-public struct MediaPolicy: Sendable, Hashable {
+public struct MediaPolicy: Sendable, Equatable {
     /// The SDK's size cap: 10 MiB, inclusive.
     public static let sdkMaxBytes = 10_485_760
     /// The SDK's deadline for the whole transfer, in seconds.
@@ -60,7 +60,7 @@ public struct MediaPolicy: Sendable, Hashable {
     /// The trust settings, which one libcurl handle keeps for all its fetches.
     var trust: Trust { Trust(extraCAFile: extraCAFile, connectTo: connectTo) }
 
-    struct Trust: Hashable {
+    struct Trust: Equatable {
         var extraCAFile: String?
         var connectTo: [String]
     }

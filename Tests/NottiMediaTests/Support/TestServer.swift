@@ -14,6 +14,8 @@ final class TestServer: @unchecked Sendable {
     let closedPort: Int
     /// Accepts TCP and never answers: a TLS handshake that stalls.
     let stallPort: Int
+    /// Serves the same routes over plain http.
+    let httpPort: Int
     private let process: Process
     private let stdinPipe: Pipe
 
@@ -36,18 +38,22 @@ final class TestServer: @unchecked Sendable {
         }
         guard let ports = try? JSONSerialization.jsonObject(with: line) as? [String: Int],
               let port = ports["port"], let untrusted = ports["untrustedPort"], let closed = ports["closedPort"],
-              let stall = ports["stallPort"]
+              let stall = ports["stallPort"], let http = ports["httpPort"]
         else { fatalError("the test server did not report its ports: \(String(decoding: line, as: UTF8.self))") }
         self.port = port
         self.untrustedPort = untrusted
         self.closedPort = closed
         self.stallPort = stall
+        self.httpPort = http
         self.process = process
         self.stdinPipe = stdinPipe
     }
 
     /// `https://127.0.0.1:PORT/path`.
     func url(_ path: String) -> String { "https://127.0.0.1:\(port)\(path)" }
+
+    /// `http://127.0.0.1:HTTP-PORT/path`: the same routes over plain http.
+    func httpURL(_ path: String) -> String { "http://127.0.0.1:\(httpPort)\(path)" }
 
     /// How many requests each path has had.
     func requestCounts() throws -> [String: Int] {
