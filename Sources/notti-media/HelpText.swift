@@ -22,8 +22,10 @@ enum HelpText {
           notti-media --help | COMMAND --help
           notti-media --version
 
-        The SDK's path: notti_image_url, https only, at most 10485760 bytes within 20 s,
-        libmagic sniffing against jpg/png/gif/mp4/mp3 (anything else attached as jpg).
+        The Notti SDK's path (the default): notti_image_url, https only, at most 10485760
+        bytes within 20 s, libmagic sniffing against jpg/png/gif/mp4/mp3 (anything else
+        attached as jpg). --sdk reproduces another SDK's extension instead: braze, fcm,
+        onesignal, airship, clevertap, iterable, batch, or auto (by the payload's media key).
 
         Attachments are stored by SHA-256 in --out DIR, else in the private cache folder
         $XDG_CACHE_HOME/notti-media/attachments (else ~/.cache/notti-media/attachments).
@@ -36,8 +38,15 @@ enum HelpText {
 
     /// The download options `process` and `check` share (each has its own parser entry).
     static let downloadOptions = """
-          --timeout SECONDS      deadline for the whole transfer (default 20, the SDK's)
-          --max-bytes N          size limit in decoded bytes (default 10485760, the SDK's)
+          --sdk NAME             whose extension to reproduce: notti (default), braze, fcm,
+                                 onesignal, airship, clevertap, iterable, batch, or auto (per
+                                 payload, by the media key it carries)
+          --allow-http           the app allows plain http (an App Transport Security
+                                 exception); Notti refuses http whatever this says
+          --timeout SECONDS      deadline for the whole transfer (default: the SDK's, 20 for
+                                 notti and batch, else iOS's 30 s budget for an extension)
+          --max-bytes N          size limit in decoded bytes (default: the SDK's, 10485760 for
+                                 notti; else iOS's per-type limits, reading at most 50000000)
           --cacert FILE          also trust the CA certificates in FILE (PEM; at least one)
           --connect-to H:P:CH:CP connect to CH:CP whenever H:P is asked for (repeatable)
           --deny-private-networks  refuse loopback, private, link-local, CGNAT, multicast and

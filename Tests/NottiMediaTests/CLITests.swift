@@ -16,13 +16,16 @@ import Testing
 
     @Test func helpListsEveryOptionTheParserAccepts() throws {
         let process = try CLI.run(["process", "--help"]).stdout
-        for option in ["--report", "--out", "--timeout", "--max-bytes", "--cacert", "--connect-to", "--deny-private-networks", "--quiet"] {
+        for option in [
+            "--report", "--out", "--timeout", "--max-bytes", "--cacert", "--connect-to", "--deny-private-networks", "--quiet",
+            "--sdk", "--allow-http",
+        ] {
             #expect(process.contains(option))
         }
         let check = try CLI.run(["check", "--help"]).stdout
         for option in [
             "--format", "--summary-only", "--html", "--jobs", "--shard", "--strict", "--out", "--timeout", "--max-bytes",
-            "--cacert", "--connect-to", "--deny-private-networks", "--quiet",
+            "--cacert", "--connect-to", "--deny-private-networks", "--quiet", "--sdk", "--allow-http", "--allow-empty",
         ] {
             #expect(check.contains(option))
         }

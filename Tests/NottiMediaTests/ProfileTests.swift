@@ -177,7 +177,7 @@ extension ProcessRun {
         ("/file/logo.png/pic.png?type=none", "png", "the URL's path"),
         ("/file/logo.png/x?type=none&v=pic.png", "png", "a query value"),
         // OneSignal compares its list as written: PNG is not in it.
-        ("/file/logo.png/pic.PNG?type=none", "", "OneSignal's extension list"),
+        ("/file/logo.png/pic.PNG?type=none", "", "the filename parameter, the Content-Type, the URL's path and its query values"),
     ])
     func oneSignalDecidesTheExtensionInItsOrder(path: String, type: String, source: String) throws {
         let run = try ProcessRun.profile("onesignal", sdkPayload(#""att": {"id": "\#(server.url(path))"}"#))

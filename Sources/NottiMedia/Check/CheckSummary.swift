@@ -5,7 +5,7 @@ public struct CheckSummary: Sendable {
     public var payloads = 0
     public var passed = 0
     public var failed = 0
-    /// True when SIGINT or SIGTERM stopped the run: the counts cover what finished.
+    /// True when the run was cancelled before it finished: the counts cover what finished.
     public var interrupted = false
     /// Payloads per diagnostic code.
     public var codeCounts: [String: Int] = [:]

@@ -120,7 +120,9 @@ public enum TypeRule: Sendable {
             (query.lazy.compactMap { listed(SuggestedFilename.pathExtension(of: $0.value)) }.first, "a query value"),
         ]
         guard let (ext, source) = candidates.first(where: { $0.0 != nil }), let ext else {
-            return DeviceTypeDecision(fileExtension: nil, source: "OneSignal's extension list", recognised: nil)
+            return DeviceTypeDecision(
+                fileExtension: nil, source: "the filename parameter, the Content-Type, the URL's path and its query values",
+                recognised: nil)
         }
         return DeviceTypeDecision(fileExtension: ext, source: source, recognised: RecognisedType(fileExtension: ext))
     }

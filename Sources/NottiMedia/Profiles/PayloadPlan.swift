@@ -95,7 +95,7 @@ public struct PayloadPlan: Sendable {
                 context.append(Diagnostic(
                     .warning, "foreign_media_key",
                     "this payload has \(key), which the \(sdk.displayName) extension ignores; "
-                        + "use \(sdk.displayName)'s media key, or check it as \(other.displayName) (--sdk \(other.rawValue))"))
+                        + "use \(sdk.displayName)'s media key, or check the payload as \(other.displayName)'s"))
             }
         }
         var mediaVerdicts: [MediaVerdict] = []

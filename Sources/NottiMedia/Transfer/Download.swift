@@ -6,7 +6,7 @@ struct Download {
         case file(DownloadedFile)
         /// The push goes out unchanged, for `reason`; `message` is the human detail.
         case failed(Reason, String)
-        /// Stopped by SIGINT or SIGTERM; no file is left.
+        /// Stopped by its cancellation; no file is left.
         case interrupted
     }
 

@@ -112,7 +112,7 @@ final class MediaFetcher {
             if code != CURLE_OK, let blocked = sink.blockedAddress {
                 return .failed(
                     .blockedAddress,
-                    "refused to connect to \(blocked.text) (\(blocked.refusal)): --deny-private-networks allows public addresses only")
+                    "refused to connect to \(blocked.text) (\(blocked.refusal)): only public addresses are allowed")
             }
             if code != CURLE_OK && code != CURLE_WRITE_ERROR {
                 if code == CURLE_FILESIZE_EXCEEDED && (200..<300).contains(status) {
@@ -196,8 +196,8 @@ final class MediaFetcher {
         milliseconds(ContinuousClock.now - start)
     }
 
+    /// Whole milliseconds, rounded down.
     static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        Int((duration / .milliseconds(1)).rounded(.down))
     }
 }

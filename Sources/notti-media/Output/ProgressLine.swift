@@ -13,7 +13,7 @@ final class ProgressLine: @unchecked Sendable {
         let now = ContinuousClock.now
         guard now - lastDrawn >= .milliseconds(100) else { return }
         lastDrawn = now
-        let seconds = Double((now - start).components.attoseconds) / 1e18 + Double((now - start).components.seconds)
+        let seconds = (now - start) / .seconds(1)
         let rate = seconds > 0 ? Int(Double(done) / seconds) : 0
         fputs("\r\u{1B}[Kchecked \(done) payloads, \(failed) failed, \(rate)/s", Console.standardError)
         drawn = true
