@@ -111,13 +111,13 @@ public final class ServiceExtension {
             leadingBytes = try Self.leadingBytes(ofFileAt: file.path)
         } catch {
             ownedPaths.remove(file.path)
-            return .failed(facts, .writeError, "cannot read the downloaded file: \(error.message)")
+            return .failed(facts, .writeError, "cannot read the downloaded file: \(error.message); \(Reason.writeError.fix)")
         }
         let storedPath = "\(outputDirectory)/\(file.sha256).\((MediaType(sniffedMime: sniffedMime) ?? .jpg).rawValue)"
         guard rename(file.path, storedPath) == 0 else {
             let why = Errno(errno).message
             ownedPaths.remove(file.path)
-            return .failed(facts, .writeError, "cannot store the attachment at \(storedPath): \(why)")
+            return .failed(facts, .writeError, "cannot store the attachment at \(storedPath): \(why); \(Reason.writeError.fix)")
         }
         // Stored: the file is the user's now, and no cleanup may touch it.
         ownedPaths.release(file.path)

@@ -17,12 +17,8 @@ struct CheckCommand {
             sources = try PayloadSources(paths: options.operands, cancellation: Signals.cancellation)
             outputDirectory = try AttachmentFolder.resolve(out: options.outDirectory, environment: environment)
             scratch = try ScratchFolder(environment: environment)
-        } catch let error as UsageError {
-            Console.fail(error.message)
-            return ExitCode.usage
         } catch {
-            Console.fail((error as? LocalError)?.message ?? "\(error)")
-            return ExitCode.localFailure
+            return Tool.report(error)
         }
         defer { scratch.remove() }
         // Spools live in the scratch folder; both are released (removed) before it.
@@ -45,12 +41,10 @@ struct CheckCommand {
                 selection: options.sdk, outputDirectory: outputDirectory, strict: options.strict,
                 cancellation: Signals.cancellation,
                 render: { report in RenderedRecord(line: renderer.render(report), card: card?.render(report)) }))
-        } catch let error as UsageError {
-            Console.fail(error.message)
-            return ExitCode.usage
+        } catch let error as ServiceExtensionError {
+            return Tool.report(LocalError(error.message))
         } catch {
-            Console.fail((error as? LocalError)?.message ?? (error as? ServiceExtensionError)?.message ?? "\(error)")
-            return ExitCode.localFailure
+            return Tool.report(error)
         }
 
         let progress = options.quiet || !Console.stderrIsTerminal || (options.format ?? .text) != .text ? nil : ProgressLine()
@@ -98,14 +92,14 @@ struct CheckCommand {
     private func makeFormat(_ scratch: ScratchFolder) throws -> CheckFormat {
         switch options.format ?? .text {
         case .text:
-            let text = TextFormat(summaryOnly: options.summaryOnly)
+            let text = TextFormat(summaryOnly: options.summaryOnly, errorsOnly: options.errorsOnly)
             return CheckFormat(renderer: text, sink: text)
         case .json:
             let json = JSONLinesFormat(summaryOnly: options.summaryOnly)
             return CheckFormat(renderer: json, sink: json)
         case .junit:
-            if options.summaryOnly { throw UsageError("--summary-only goes with --format text or json") }
-            return CheckFormat(renderer: JUnitRenderer(), sink: JUnitSink(spool: try scratch.makeSpool("JUnit output")))
+            return CheckFormat(
+                renderer: JUnitRenderer(), sink: JUnitSink(spool: try scratch.makeSpool("JUnit output"), shard: options.shard))
         }
     }
 }

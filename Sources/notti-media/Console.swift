@@ -59,9 +59,10 @@ enum Console {
         }
     }
 
-    /// A one-line error from the tool itself: `notti-media: message`.
+    /// A one-line error from the tool itself: `notti-media: message`, escaped
+    /// (it may name a path or value from the command line).
     static func fail(_ message: String) {
-        err("notti-media: \(message)")
+        err("notti-media: \(textEscape(message))")
     }
 
     /// True when stderr is a terminal a person watches.

@@ -30,12 +30,10 @@ struct ProcessCommand {
         do {
             payload = try Payload(json: bytes)
         } catch {
-            let position = error.line.map { ":\($0):\(error.column ?? 1)" } ?? ""
-            Console.fail("\(source)\(position): invalid_payload: \(error.message)")
-            if options.report {
-                let sdk: SDK = if case .fixed(let sdk) = options.sdk { sdk } else { .notti }
-                Console.out(JSONWriter.string(Report.invalidPayload(source: source, sdk: sdk, error: error).json, style: .pretty))
-            }
+            // Not delivered at all: the finding is printed even with --quiet.
+            let report = Report.invalidPayload(source: source, sdk: options.reportedSDK, error: error)
+            report.diagnostics.forEach { Console.err(FindingLine.format($0, in: report)) }
+            if options.report { Console.out(JSONWriter.string(report.json, style: .pretty)) }
             return ExitCode.usage
         }
         let serviceExtension: ServiceExtension
@@ -50,9 +48,7 @@ struct ProcessCommand {
             return ExitCode.interrupted(by: Signals.receivedSignal ?? SIGINT)
         }
         if !options.quiet {
-            for diagnostic in report.diagnostics {
-                Console.err("\(source): \(diagnostic.severity.rawValue): \(diagnostic.code): \(diagnostic.message)")
-            }
+            report.diagnostics.forEach { Console.err(FindingLine.format($0, in: report)) }
         }
         if options.format == .text {
             Console.out(Self.summaryLine(report))
@@ -70,13 +66,14 @@ struct ProcessCommand {
     /// `--format text`: what happened, in one line a person reads.
     static func summaryLine(_ report: Report) -> String {
         let verdict = report.passed ? "passed" : "failed"
+        let source = textEscape(report.source)
         switch report.outcome {
         case .attached:
-            guard let attachment = report.attachment else { return "\(report.source): \(verdict): attached" }
+            guard let attachment = report.attachment else { return "\(source): \(verdict): attached" }
             let more = report.attachments.count > 1 ? " (+\(report.attachments.count - 1) more)" : ""
-            return "\(report.source): \(verdict): attached \(attachment.fileExtension), \(attachment.size) bytes: \(attachment.fileURL)\(more)"
+            return "\(source): \(verdict): attached \(attachment.fileExtension), \(attachment.size) bytes: \(textEscape(attachment.fileURL))\(more)"
         case .unchanged, .invalidPayload:
-            return "\(report.source): \(verdict): delivered without media (\(report.reason?.rawValue ?? "no_media"))"
+            return "\(source): \(verdict): delivered without media (\(report.reason?.rawValue ?? "no_media"))"
         }
     }
 }

@@ -44,12 +44,10 @@ struct SniffCommand {
     private func text(for report: SniffReport) -> String {
         let limit = report.withinIOSLimit ? "within" : "over"
         var lines = [
-            "\(report.path): \(report.sniffedMime) -> \(report.type.rawValue) (\(report.type.uti))"
+            "\(textEscape(report.path)): \(textEscape(report.sniffedMime)) -> \(report.type.rawValue) (\(report.type.uti))"
                 + "\(report.fallback ? ", fallback" : ""), \(report.bytes) bytes, \(limit) the iOS \(report.type.kind.rawValue) limit"
         ]
-        for diagnostic in report.diagnostics {
-            lines.append("  \(diagnostic.severity.rawValue): \(diagnostic.code): \(diagnostic.message)")
-        }
+        lines += report.diagnostics.map { FindingLine.format($0, source: report.path) }
         return lines.joined(separator: "\n")
     }
 

@@ -8,12 +8,11 @@ enum Tool {
         do {
             invocation = try Arguments.parse(arguments)
         } catch {
-            Console.fail(error.message)
-            return ExitCode.usage
+            return report(error)
         }
         switch invocation {
         case .version:
-            Console.out("notti-media \(NottiMediaVersion.string)")
+            Console.out("notti-media \(NottiMediaVersion.string) (\(NottiMediaVersion.libraries))")
             return ExitCode.success
         case .help(let command):
             Console.out(HelpText.text(for: command))
@@ -27,6 +26,16 @@ enum Tool {
             }
             return finalStatus(status)
         }
+    }
+
+    /// Says `error` in one line and returns its exit status (2 for anything unexpected).
+    static func report(_ error: any Error) -> Int32 {
+        if let error = error as? any CLIError {
+            Console.fail(error.message)
+            return error.exitCode
+        }
+        Console.fail("\(error)")
+        return ExitCode.localFailure
     }
 
     /// The status the process exits with: a signal's 128 + N first (a closed

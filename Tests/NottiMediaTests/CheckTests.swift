@@ -143,7 +143,7 @@ import Testing
         let lines = [payload(url: server.url("/media/logo.png")), payload(url: server.url("/status/404"))]
         let result = try check(["-"], stdin: lines.joined(separator: "\n"))
         let output = result.stdout.split(separator: "\n").map(String.init)
-        #expect(output.first == "-:2: http_error: the server answered HTTP 404")
+        #expect(output.first == "-:2: error: http_error: the server answered HTTP 404; fix the link, or make the server answer 200 with the media")
         #expect(output.contains("checked 2 payloads: 1 passed, 1 failed"))
         #expect(output.contains { $0.contains("FAIL http_error (HTTP 404)") && $0.contains("/status/404") })
         #expect(result.stderr.isEmpty, "no progress line when stderr is not a terminal")

@@ -92,7 +92,7 @@ extension ProcessRun {
     @Test func notiRefusesHTTPWhateverATSAllows() throws {
         let run = try ProcessRun.profile("notti", payload(url: server.httpURL("/media/logo.png")), ["--allow-http"])
         #expect(run.reason == "not_https")
-        #expect(run.message("not_https") == "the URL scheme is http: the SDK only downloads https")
+        #expect(run.message("not_https") == "the URL scheme is http: the SDK only downloads https; serve the media over https")
     }
 
     @Test func anHTTPRedirectHopIsInsecureUnderATSAndFollowedWithAnException() throws {

@@ -9,9 +9,12 @@ public struct CheckInput: Sendable {
     /// `path`, `path:line` for JSON Lines, or `-:line` for standard input.
     public var source: String
     public var body: Body
+    /// True for a line of JSON Lines: `source` already names the line.
+    public var isLine: Bool
 
-    public init(source: String, body: Body) {
+    public init(source: String, body: Body, isLine: Bool = false) {
         self.source = source
         self.body = body
+        self.isLine = isLine
     }
 }

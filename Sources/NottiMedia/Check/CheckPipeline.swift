@@ -169,21 +169,24 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         switch item.input.body {
         case .unreadable(let message):
             return record(item.sequence, Report.invalidPayload(
-                source: source, sdk: invalidSDK, error: PayloadError(message: message), strict: configuration.strict))
+                source: source, sdk: invalidSDK, error: PayloadError(message: message), strict: configuration.strict),
+                isLine: item.input.isLine)
         case .bytes(let bytes):
             do {
                 payload = try Payload(json: bytes)
             } catch {
-                return record(item.sequence, Report.invalidPayload(source: source, sdk: invalidSDK, error: error, strict: configuration.strict))
+                return record(
+                    item.sequence, Report.invalidPayload(source: source, sdk: invalidSDK, error: error, strict: configuration.strict),
+                    isLine: item.input.isLine)
             }
         }
         let plan = PayloadPlan(payload, selection: configuration.selection, options: configuration.options) {
             checkedURLs.check($0, key: $1, allowHTTP: $2)
         }
         guard !plan.fetches.isEmpty else {
-            return record(item.sequence, plan.report(source: source, results: [:], strict: configuration.strict))
+            return record(item.sequence, plan.report(source: source, results: [:], strict: configuration.strict), isLine: item.input.isLine)
         }
-        let pending = PendingPayload(sequence: item.sequence, source: source, plan: plan)
+        let pending = PendingPayload(sequence: item.sequence, source: source, isLine: item.input.isLine, plan: plan)
         var ready: CheckRecord<Rendered>?
         for url in plan.fetches {
             switch cache.lookup(url.string, parking: pending) {
@@ -211,11 +214,15 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     }
 
     private func finishRecord(_ pending: PendingPayload) -> CheckRecord<Rendered> {
-        record(pending.sequence, pending.plan.report(source: pending.source, results: pending.results, strict: configuration.strict))
+        record(
+            pending.sequence, pending.plan.report(source: pending.source, results: pending.results, strict: configuration.strict),
+            isLine: pending.isLine)
     }
 
-    private func record(_ sequence: Int, _ report: Report) -> CheckRecord<Rendered> {
-        CheckRecord(
+    private func record(_ sequence: Int, _ report: Report, isLine: Bool) -> CheckRecord<Rendered> {
+        var report = report
+        report.sourceIsLine = isLine
+        return CheckRecord(
             sequence: sequence, source: report.source, passed: report.passed, diagnostics: report.diagnostics,
             media: report.mediaVerdicts, attachments: report.attachments, rendered: configuration.render(report))
     }
@@ -227,14 +234,16 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
 final class PendingPayload: @unchecked Sendable {
     let sequence: Int
     let source: String
+    let isLine: Bool
     let plan: PayloadPlan
     // Guarded by `lock`; read by the one thread whose `fill` returned true.
     private let lock = NSLock()
     private(set) var results: [String: MediaResult] = [:]
 
-    init(sequence: Int, source: String, plan: PayloadPlan) {
+    init(sequence: Int, source: String, isLine: Bool, plan: PayloadPlan) {
         self.sequence = sequence
         self.source = source
+        self.isLine = isLine
         self.plan = plan
     }
 

@@ -69,7 +69,7 @@ extension SDKProfile {
         do {
             path = try Self.place(media.storedPath, as: fileExtension, sha256: facts.sha256 ?? "")
         } catch {
-            return .failed(facts: facts, .writeError, "cannot store the attachment: \(error.message)")
+            return .failed(facts: facts, .writeError, "cannot store the attachment: \(error.message); \(Reason.writeError.fix)")
         }
         var warnings: [Diagnostic] = []
         if !recognised.agrees(withSniffedMime: media.sniffedMime) {

@@ -63,18 +63,19 @@ public struct PayloadPlan: Sendable {
             }
         }
         switch checkURL(entry.value, entry.key, policy.allowHTTP) {
-        case .absent: return .failed(.invalidURL, "\(entry.key) is missing")
-        case .invalid(let why): return .failed(.invalidURL, why)
+        case .absent: return .failed(.invalidURL, "\(entry.key) is missing; \(Reason.invalidURL.fix)")
+        case .invalid(let why): return .failed(.invalidURL, "\(why); \(Reason.invalidURL.fix)")
         case .valid(let url): return .fetch(url)
         case .notHTTPS(let scheme):
             if profile.refusesHTTPItself {
-                return .failed(.notHTTPS, "the URL scheme is \(scheme): the SDK only downloads https")
+                return .failed(.notHTTPS, "the URL scheme is \(scheme): the SDK only downloads https; \(Reason.notHTTPS.fix)")
             }
             if scheme == "http" {
                 return .failed(.notHTTPS, "the URL scheme is http: App Transport Security blocks plain http on a device "
                     + "unless the app declares an exception; serve the media over https")
             }
-            return .failed(.notHTTPS, "the URL scheme is \(scheme): the extension downloads https (or http, where the app allows it) only")
+            return .failed(
+                .notHTTPS, "the URL scheme is \(scheme): the extension downloads https (or http, where the app allows it) only; \(Reason.notHTTPS.fix)")
         }
     }
 
@@ -113,7 +114,7 @@ public struct PayloadPlan: Sendable {
         case .absent:
             return finish(.unchanged, .noMedia, media: .none, attachments: [], overrides: nil)
         case .invalid(let why):
-            errors.append(.error(.invalidMediaSpec, why))
+            errors.append(.error(.invalidMediaSpec, "\(why); \(Reason.invalidMediaSpec.fix)"))
             return finish(.unchanged, .invalidMediaSpec, media: .none, attachments: [], overrides: nil)
         case .entries(let list, let overrides):
             if list.isEmpty { return finish(.unchanged, .noMedia, media: .none, attachments: [], overrides: overrides) }

@@ -10,13 +10,18 @@ public struct Diagnostic: Sendable, Equatable {
     public var severity: Severity
     /// A stable snake_case code, e.g. `too_large` or `type_mismatch`.
     public var code: String
-    /// One line a campaign manager understands.
+    /// One line a campaign manager understands, ending with what to do.
     public var message: String
+    /// Where in the payload's text the finding is (a JSON syntax error), counted from 1.
+    public var line: Int?
+    public var column: Int?
 
-    public init(_ severity: Severity, _ code: String, _ message: String) {
+    public init(_ severity: Severity, _ code: String, _ message: String, line: Int? = nil, column: Int? = nil) {
         self.severity = severity
         self.code = code
         self.message = message
+        self.line = line
+        self.column = column
     }
 
     public static func error(_ reason: Reason, _ message: String) -> Diagnostic {
@@ -24,10 +29,14 @@ public struct Diagnostic: Sendable, Equatable {
     }
 
     public var json: JSONValue {
-        .object([
+        var members = [
             JSONMember("severity", .string(severity.rawValue)),
             JSONMember("code", .string(code)),
             JSONMember("message", .string(message)),
-        ])
+        ]
+        if let line, let column {
+            members += [JSONMember("line", .int(line)), JSONMember("column", .int(column))]
+        }
+        return .object(members)
     }
 }

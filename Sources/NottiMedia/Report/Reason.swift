@@ -38,6 +38,29 @@ public enum Reason: String, Sendable, CaseIterable {
     /// The value names a file in the app bundle (OneSignal): nothing is fetched.
     case bundleResource = "bundle_resource"
 
+    /// What to do about it, in plain words: the end of the reason's message.
+    public var fix: String {
+        switch self {
+        case .noMedia: "add the SDK's media key to show media"
+        case .invalidPayload: "make the payload one JSON object, as sent to APNs"
+        case .invalidURL: "send an absolute URL with a host and no spaces"
+        case .notHTTPS: "serve the media over https"
+        case .insecureRedirect: "redirect to https only"
+        case .tooManyRedirects: "link the final URL directly"
+        case .httpError: "fix the link, or make the server answer 200 with the media"
+        case .emptyMedia: "serve the media file itself"
+        case .tooLarge: "serve a smaller file: recompress, resize or shorten it"
+        case .timeout: "serve it faster or smaller (a CDN near the users)"
+        case .tlsError: "give the server a valid certificate for its name, from a trusted CA, and TLS 1.2 or newer"
+        case .networkError: "check the host name and that the server accepts connections"
+        case .blockedAddress: "serve the media from a public address"
+        case .writeError: "free space in the attachment folder, or choose another one"
+        case .invalidMediaSpec: "give the SDK's media key the fields its extension reads"
+        case .unsupportedType: "serve jpg, png, gif, mp3, m4a, wav, mp4 or m4v under a name or type iOS recognises"
+        case .bundleResource: "make sure the app bundle ships that file, or send a URL"
+        }
+    }
+
     /// `no_media` and `bundle_resource` are the reasons that are not failures.
     public var isFailure: Bool { self != .noMedia && self != .bundleResource }
 }

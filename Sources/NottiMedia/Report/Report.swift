@@ -36,6 +36,9 @@ public struct Report: Sendable {
 
     /// Where the payload came from: a path, `path:line` or `-`.
     public var source: String
+    /// True when `source` names a line of JSON Lines (`path:line`), so a
+    /// position inside the payload is only a column.
+    public var sourceIsLine = false
     /// Whose extension was reproduced (under `--sdk auto`, the one detected).
     public var sdk: SDK
     public var outcome: Outcome
@@ -57,9 +60,12 @@ public struct Report: Sendable {
 
     /// The report for input that is not a JSON object: nothing is delivered.
     public static func invalidPayload(source: String, sdk: SDK = .notti, error: PayloadError, strict: Bool = false) -> Report {
-        Report(
+        let diagnostic = Diagnostic(
+            .error, Reason.invalidPayload.rawValue, "\(error.message); \(Reason.invalidPayload.fix)",
+            line: error.line, column: error.column)
+        return Report(
             source: source, sdk: sdk, outcome: .invalidPayload, reason: .invalidPayload, media: .none,
-            diagnostics: [.error(.invalidPayload, error.description)], content: nil, attachments: [], strict: strict)
+            diagnostics: [diagnostic], content: nil, attachments: [], strict: strict)
     }
 
     /// No diagnostic is an error (with `strict`, no warning either).

@@ -50,7 +50,7 @@ final class MediaFetcher {
             elapsedMilliseconds: 0, outcome: .interrupted)
         switch ownedPaths.createFile(partialPath) {
         case .failure(let error):
-            download.outcome = .failed(.writeError, "cannot create \(partialPath): \(error.message)")
+            download.outcome = Self.failure(.writeError, "cannot create \(partialPath): \(error.message)")
         case .success(let fileDescriptor):
             let sink = TransferSink(
                 easy: easy, fileDescriptor: fileDescriptor, maxBytes: policy.maxBytes,
@@ -64,12 +64,12 @@ final class MediaFetcher {
                     transfer(&download, policy: policy, sink: sink, deadline: deadline, partialPath: partialPath)
                 }
             } catch {
-                outcome = .failed(.networkError, error.message)
+                outcome = Self.failure(.networkError, error.message)
             }
             download.outcome = outcome
             // A file whose close fails (a full disk on some file systems) is not complete.
             if close(fileDescriptor) != 0, case .file = outcome {
-                download.outcome = .failed(.writeError, "cannot write the attachment: \(Errno(errno).message)")
+                download.outcome = Self.failure(.writeError, "cannot write the attachment: \(Errno(errno).message)")
             }
             if case .file = download.outcome {} else { ownedPaths.remove(partialPath) }
         }
@@ -92,7 +92,7 @@ final class MediaFetcher {
                 try easy.setURL(download.finalURL)
                 try easy.setTimeout(milliseconds: Self.milliseconds(remaining))
             } catch {
-                return .failed(.networkError, error.message)
+                return Self.failure(.networkError, error.message)
             }
             sink.beginResponse()
             let code = easy.perform(while: sink.shouldContinue)
@@ -104,15 +104,13 @@ final class MediaFetcher {
             switch sink.stop {
             case .tooLarge: return tooLargeFailure(announced: false)
             case .writeFailed(let error):
-                return .failed(.writeError, "cannot write the attachment: \(Errno(error).message)")
+                return Self.failure(.writeError, "cannot write the attachment: \(Errno(error).message)")
             case .deadline: return timeoutFailure()
             case .cancelled: return .interrupted
             case .status, nil: break
             }
             if code != CURLE_OK, let blocked = sink.blockedAddress {
-                return .failed(
-                    .blockedAddress,
-                    "refused to connect to \(blocked.text) (\(blocked.refusal)): only public addresses are allowed")
+                return Self.failure(.blockedAddress, "refused to connect to \(blocked.text) (\(blocked.refusal)): only public addresses are allowed")
             }
             if code != CURLE_OK && code != CURLE_WRITE_ERROR {
                 if code == CURLE_FILESIZE_EXCEEDED && (200..<300).contains(status) {
@@ -124,7 +122,7 @@ final class MediaFetcher {
             }
             if Self.redirectStatuses.contains(status), let next = easy.redirectURL {
                 guard download.redirects < policy.maxRedirects else {
-                    return .failed(.tooManyRedirects, "more than \(policy.maxRedirects) redirects (stopped at \(quoted(next)))")
+                    return Self.failure(.tooManyRedirects, "more than \(policy.maxRedirects) redirects (stopped at \(quoted(next)))")
                 }
                 let scheme = next.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
                 let hop = RedirectHop(number: download.redirects + 1, url: next)
@@ -138,24 +136,34 @@ final class MediaFetcher {
                 continue
             }
             guard (200..<300).contains(status) else {
-                return .failed(.httpError, "the server answered HTTP \(status)")
+                return Self.failure(.httpError, "the server answered HTTP \(status)")
             }
             guard sink.bytes > 0 else {
-                return .failed(.emptyMedia, "the server answered HTTP \(status) with an empty body")
+                return Self.failure(.emptyMedia, "the server answered HTTP \(status) with an empty body")
             }
             download.contentDisposition = easy.header("Content-Disposition")
             return .file(DownloadedFile(path: partialPath, bytes: sink.bytes, sha256: sink.finalizeHash()))
         }
     }
 
+    /// A failure whose message ends with what to do about it.
+    static func failure(_ reason: Reason, _ detail: String) -> Download.Outcome {
+        .failed(reason, "\(detail); \(reason.fix)")
+    }
+
     // The messages of the policy-dependent failures, also used to judge one
     // download again under a stricter profile's policy (`MediaResult.judged`).
 
     static func timeoutMessage(_ policy: MediaPolicy) -> String {
-        "the download did not finish within \(NumberText.decimal(policy.timeoutSeconds)) s: the push is delivered without media"
+        "the download did not finish within \(NumberText.decimal(policy.timeoutSeconds)) s: the push is delivered without media; "
+            + Reason.timeout.fix
     }
 
     static func tooLargeMessage(_ policy: MediaPolicy, announced: Bool) -> String {
+        tooLargeDetail(policy, announced: announced) + "; " + Reason.tooLarge.fix
+    }
+
+    private static func tooLargeDetail(_ policy: MediaPolicy, announced: Bool) -> String {
         if let cap = policy.capDescription {
             return announced
                 ? "the server announced a Content-Length over \(cap): the download is refused before the body"
@@ -170,7 +178,7 @@ final class MediaFetcher {
         let allowed = policy.allowHTTP ? "only https and http are allowed"
             : policy.httpRefusedByATS ? "App Transport Security allows only https unless the app declares an exception"
             : "only https is allowed"
-        return "redirect \(hop.number) leads to \(quoted(hop.url)): \(allowed)"
+        return "redirect \(hop.number) leads to \(quoted(hop.url)): \(allowed); \(Reason.insecureRedirect.fix)"
     }
 
     /// Maps a libcurl failure to its reason code.
@@ -183,12 +191,12 @@ final class MediaFetcher {
             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_NOTFOUND,
             CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_USE_SSL_FAILED,
             CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_CLIENTCERT:
-            return .failed(.tlsError, detail)
+            return Self.failure(.tlsError, detail)
         case CURLE_OUT_OF_MEMORY:
             // What libcurl 7.88 reports for response headers over its 100 KiB cap.
-            return .failed(.networkError, "the response headers are larger than libcurl accepts (\(detail))")
+            return Self.failure(.networkError, "the response headers are larger than libcurl accepts (\(detail))")
         default:
-            return .failed(.networkError, detail)
+            return Self.failure(.networkError, detail)
         }
     }
 

@@ -63,10 +63,11 @@ struct PayloadSources {
         LineReader(fileDescriptor: descriptor, isCancelled: { cancellation.isCancelled }).forEachLine(willRead: willBlock) { number, line in
             let source = "\(name):\(number)"
             switch line {
-            case .text(let bytes): going = body(CheckInput(source: source, body: .bytes(bytes)))
+            case .text(let bytes): going = body(CheckInput(source: source, body: .bytes(bytes), isLine: true))
             case .tooLong:
-                going = body(CheckInput(source: source, body: .unreadable("larger than \(Payload.maxReadBytes) bytes: not a push payload")))
-            case .failed(let why): going = body(CheckInput(source: source, body: .unreadable("cannot read: \(why)")))
+                going = body(CheckInput(
+                    source: source, body: .unreadable("larger than \(Payload.maxReadBytes) bytes: not a push payload"), isLine: true))
+            case .failed(let why): going = body(CheckInput(source: source, body: .unreadable("cannot read: \(why)"), isLine: true))
             }
             return going
         }

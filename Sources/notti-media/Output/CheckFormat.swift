@@ -29,12 +29,11 @@ struct RenderedRecord: Sendable {
 }
 
 extension Report {
-    /// `source: code: message (+N more)` for a failing payload; nil when it passed.
-    var failureLine: String? {
-        guard !passed else { return nil }
-        let worst = diagnostics.first { $0.severity == .error } ?? diagnostics.first
-        guard let worst else { return "\(source): failed" }
-        let more = diagnostics.count > 1 ? " (+\(diagnostics.count - 1) more)" : ""
-        return "\(source): \(worst.code): \(worst.message)\(more)"
+    /// Every finding as a `SOURCE: SEVERITY: CODE: MESSAGE` line (only errors
+    /// with `errorsOnly`); nil when there is none to print.
+    func findingLines(errorsOnly: Bool) -> String? {
+        let shown = diagnostics.filter { !errorsOnly || $0.severity == .error }
+        guard !shown.isEmpty else { return nil }
+        return shown.map { FindingLine.format($0, in: self) }.joined(separator: "\n")
     }
 }

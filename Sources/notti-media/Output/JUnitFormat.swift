@@ -2,33 +2,47 @@ import Glibc
 import NottiMedia
 
 /// `--format junit`: JUnit XML as Jenkins and GitLab read it, one testcase per
-/// payload, a failure element carrying the reason and message.
+/// payload: failing diagnostics in its `<failure>` (errors; warnings too under
+/// `--strict`), warnings in its `<system-out>`, each as a finding line.
 ///
 /// The suite's counts belong in its opening tag but are known only at the end,
 /// so testcases stream to a spool in the run's scratch folder and are copied
 /// out after the header (`JUnitSink`): memory stays flat.
 struct JUnitRenderer: CheckRenderer {
     func render(_ report: Report) -> String? {
-        var xml = "    <testcase classname=\"notti-media.check\" name=\"\(markupEscape(report.source))\""
-        guard !report.passed else { return xml + "/>" }
         let failing = report.diagnostics.filter { $0.severity == .error || (report.strict && $0.severity == .warning) }
-        let first = failing.first ?? report.diagnostics.first
-        xml += ">\n      <failure type=\"\(markupEscape(first?.code ?? "failed"))\" message=\"\(markupEscape(first?.message ?? ""))\">"
-        xml += markupEscape(report.diagnostics.map { "\($0.severity.rawValue) \($0.code): \($0.message)" }.joined(separator: "\n"))
-        xml += "</failure>\n    </testcase>"
-        return xml
+        let warnings = report.diagnostics.filter { $0.severity == .warning }
+        var xml = "    <testcase classname=\"notti-media.check\" name=\"\(markupEscape(report.source))\""
+        guard !failing.isEmpty || !warnings.isEmpty else { return xml + "/>" }
+        xml += ">\n"
+        if let first = failing.first {
+            xml += "      <failure type=\"\(markupEscape(first.code))\" message=\"\(markupEscape(first.message))\">"
+            xml += markupEscape(failing.map { FindingLine.format($0, in: report) }.joined(separator: "\n"))
+            xml += "</failure>\n"
+        }
+        if !warnings.isEmpty {
+            xml += "      <system-out>" + markupEscape(warnings.map { FindingLine.format($0, in: report) }.joined(separator: "\n"))
+            xml += "</system-out>\n"
+        }
+        return xml + "    </testcase>"
     }
-
 }
 
-/// Spools JUnit testcases, then writes the suite around them.
+/// Spools JUnit testcases, then writes the suite around them, with its `time`
+/// (the run's seconds) and `timestamp` (when it started, UTC).
 /// `@unchecked`: its spool is used by the writer thread, then by `finish` once
 /// that thread is joined; never by two threads at once.
 final class JUnitSink: CheckSink, @unchecked Sendable {
     private let spool: Spool
+    private let suiteName: String
+    private let started = ContinuousClock.now
+    private let timestamp: String
 
-    init(spool: Spool) {
+    /// - Parameter shard: `(index, count)` when the run checks one shard; it goes in the suite's name.
+    init(spool: Spool, shard: (index: Int, count: Int)?) {
         self.spool = spool
+        suiteName = "notti-media check" + (shard.map { " (shard \($0.index)/\($0.count))" } ?? "")
+        timestamp = Self.utcTimestamp()
     }
 
     func write(_ rendered: String) {
@@ -36,13 +50,24 @@ final class JUnitSink: CheckSink, @unchecked Sendable {
     }
 
     func finish(_ summary: CheckSummary) throws(LocalError) {
-        let name = summary.interrupted ? "notti-media check (interrupted)" : "notti-media check"
+        let name = suiteName + (summary.interrupted ? " (interrupted)" : "")
+        let seconds = NumberText.decimal(((ContinuousClock.now - started) / .milliseconds(1)).rounded() / 1000)
         Console.out("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
-        Console.out("<testsuites name=\"notti-media\" tests=\"\(summary.payloads)\" failures=\"\(summary.failed)\" errors=\"0\">")
-        Console.out("  <testsuite name=\"\(name)\" tests=\"\(summary.payloads)\" failures=\"\(summary.failed)\" errors=\"0\" skipped=\"0\">")
+        Console.out("<testsuites name=\"notti-media\" tests=\"\(summary.payloads)\" failures=\"\(summary.failed)\" errors=\"0\" time=\"\(seconds)\">")
+        Console.out("  <testsuite name=\"\(markupEscape(name))\" tests=\"\(summary.payloads)\" failures=\"\(summary.failed)\" errors=\"0\" skipped=\"0\""
+            + " time=\"\(seconds)\" timestamp=\"\(timestamp)\">")
         try spool.readBack(Console.outBytes)
         Console.out("    <system-out>\(markupEscape(TextFormat.summaryText(summary)))</system-out>")
         Console.out("  </testsuite>")
         Console.out("</testsuites>")
+    }
+
+    /// `2026-11-30T06:40:00` (UTC, as JUnit readers expect: no zone suffix).
+    private static func utcTimestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
     }
 }

@@ -1,11 +1,14 @@
 import NottiMedia
 
-/// `--format text`: one line per failing payload, then a summary people read.
+/// `--format text`: every finding of every payload, one line each
+/// (`SOURCE: SEVERITY: CODE: MESSAGE`), then a summary people read.
 struct TextFormat: CheckRenderer, CheckSink {
     var summaryOnly: Bool
+    /// `--errors-only`: warnings are not listed (the summary still counts them).
+    var errorsOnly = false
 
     func render(_ report: Report) -> String? {
-        summaryOnly ? nil : report.failureLine
+        summaryOnly ? nil : report.findingLines(errorsOnly: errorsOnly)
     }
 
     func write(_ rendered: String) {
@@ -27,7 +30,7 @@ struct TextFormat: CheckRenderer, CheckSink {
         if !media.isEmpty {
             lines.append("media: \(media.count) distinct URL\(media.count == 1 ? "" : "s"), worst first")
             for (verdict, payloads) in media {
-                lines.append("  \(describe(verdict).padding(34))  \(String(payloads).leftPadding(7)) payload\(payloads == 1 ? " " : "s")  \(verdict.key)")
+                lines.append("  \(describe(verdict).padding(34))  \(String(payloads).leftPadding(7)) payload\(payloads == 1 ? " " : "s")  \(textEscape(verdict.key))")
             }
         }
         return lines.joined(separator: "\n")

@@ -1,0 +1,118 @@
+import NottiMedia
+
+/// A command line that cannot be run: said in one line, exit status 2.
+struct UsageError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Hand-written parsing (no argument package is available here) driven by
+/// `OptionTable`: GNU-style `--name value` and `--name=value`, `--` ends
+/// options, `-` is standard input.
+enum Arguments {
+    static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        let commands = Command.allCases.map(\.rawValue)
+        guard let first = arguments.first else {
+            throw UsageError("no command given: expected process, check or sniff (see notti-media --help)")
+        }
+        switch first {
+        case "--help", "-h", "help": return .help(arguments.dropFirst().first.flatMap(Command.init(rawValue:)))
+        case "--version", "-V": return .version
+        default: break
+        }
+        guard let command = Command(rawValue: first) else {
+            if first.hasPrefix("-") {
+                throw UsageError("unknown option '\(first)': a command comes first (process, check or sniff; see notti-media --help)")
+            }
+            throw UsageError("unknown command '\(first)'\(suggestion(first, among: commands)): expected process, check or sniff (see notti-media --help)")
+        }
+        var options = Options(command: command)
+        var index = 1
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                options.operands.append(argument)
+                continue
+            }
+            if argument == "--" { optionsEnded = true; continue }
+            if argument == "--help" || argument == "-h" { return .help(command) }
+            if argument == "--version" || argument == "-V" { return .version }
+            var name = argument.hasPrefix("--") ? String(argument.dropFirst(2)) : String(argument.dropFirst())
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard argument.hasPrefix("--"), let spec = OptionTable.spec(name, for: command) else {
+                let known = OptionTable.options(for: command).map(\.name)
+                throw UsageError("unknown option '\(argument.split(separator: "=").first ?? "")' for \(command.rawValue)"
+                    + "\(suggestion(name, among: known, prefix: "--")) (see notti-media \(command.rawValue) --help)")
+            }
+            guard spec.value != nil else {
+                if inlineValue != nil { throw UsageError("--\(name) takes no value") }
+                try spec.apply(&options, "")
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else if index < arguments.count {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw UsageError("--\(name) expects \(spec.expects)")
+            }
+            try spec.apply(&options, value)
+        }
+        try validate(options)
+        return .run(options)
+    }
+
+    /// `: did you mean '--timeout'?` for a near miss (edit distance 2 or less, or a prefix); "" otherwise.
+    static func suggestion(_ typed: String, among names: [String], prefix: String = "") -> String {
+        let scored = names.map { ($0, editDistance(typed, $0)) }.filter { $0.1 <= 2 || ($0.0.hasPrefix(typed) && typed.count >= 3) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return "" }
+        return ": did you mean '\(prefix)\(best.0)'?"
+    }
+
+    /// Levenshtein distance.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    /// What no single option can check: operands, and options that do not go together.
+    private static func validate(_ options: Options) throws(UsageError) {
+        switch options.command {
+        case .process:
+            if options.report && options.format == .text {
+                throw UsageError("--report prints the report as JSON; it does not go with --format text")
+            }
+            guard options.operands.count == 1 else {
+                throw UsageError(options.operands.isEmpty
+                    ? "process expects one PAYLOAD file, or - for standard input"
+                    : "process takes one PAYLOAD, not \(options.operands.count)")
+            }
+        case .check:
+            guard !options.operands.isEmpty else {
+                throw UsageError("check expects at least one PATH: payload files, folders, .jsonl files or -")
+            }
+            if options.summaryOnly && options.format == .junit {
+                throw UsageError("--summary-only goes with --format text or json")
+            }
+        case .sniff:
+            guard !options.operands.isEmpty else { throw UsageError("sniff expects at least one FILE") }
+        }
+    }
+}

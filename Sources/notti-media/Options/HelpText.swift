@@ -1,0 +1,100 @@
+import Foundation
+import NottiMedia
+
+/// `--help`: each command's prose here, its options from `OptionTable`, so
+/// the list cannot drift from what the parser accepts.
+enum HelpText {
+    static func text(for command: Command?) -> String {
+        switch command {
+        case nil: overview
+        case .process?: process + optionList(for: .process)
+        case .check?: check + optionList(for: .check)
+        case .sniff?: sniff + optionList(for: .sniff)
+        }
+    }
+
+    static let overview = """
+        notti-media \(NottiMediaVersion.string): what the Notti Notification Service Extension does
+        with a push's media, on Linux, without a device.
+
+        Usage:
+          notti-media process PAYLOAD|- [options]   one payload: the delivered content as JSON
+          notti-media check PATH... [options]       many payloads: a verdict each and a summary
+          notti-media sniff FILE... [options]       the type decision for local files, no network
+          notti-media --help | COMMAND --help
+          notti-media --version
+
+        The Notti SDK's path (the default): notti_image_url, https only, at most 10485760
+        bytes within 20 s, libmagic sniffing against jpg/png/gif/mp4/mp3 (anything else
+        attached as jpg). --sdk reproduces another SDK's extension instead: braze, fcm,
+        onesignal, airship, clevertap, iterable, batch, or auto (by the payload's media key).
+
+        Attachments are stored by SHA-256 in --out DIR, else in the private cache folder
+        $XDG_CACHE_HOME/notti-media/attachments (else ~/.cache/notti-media/attachments).
+
+        Exit status: 0 delivered / all passed, 1 a payload or file failed (check, sniff),
+        2 bad usage, an unreadable or invalid payload, or a local failure (a folder that
+        cannot be made, a failed write of the output or an attachment), 129 SIGHUP,
+        130 SIGINT, 141 SIGPIPE or a closed output pipe, 143 SIGTERM.
+        """
+
+    /// The options `command` takes, from `OptionTable`: the synopsis in a
+    /// 25-column gutter, the help lines beside it.
+    static func optionList(for command: Command) -> String {
+        var lines: [String] = []
+        for spec in OptionTable.options(for: command) {
+            let synopsis = "  " + spec.synopsis
+            for (index, help) in spec.help.enumerated() {
+                let gutter = index == 0 ? synopsis : ""
+                if index == 0 && gutter.count >= 25 {
+                    lines.append(gutter)
+                    lines.append(String(repeating: " ", count: 25) + help)
+                } else {
+                    lines.append(gutter.padding(toLength: 25, withPad: " ", startingAt: 0) + help)
+                }
+            }
+        }
+        lines.append("  -h, --help".padding(toLength: 25, withPad: " ", startingAt: 0) + "this help")
+        return lines.joined(separator: "\n")
+    }
+
+    static let process = """
+        Usage: notti-media process PAYLOAD|- [options]
+
+        Runs one APNs payload (a .json or .apns file, or - for standard input) through the
+        extension's path and prints the content handed to iOS, shaped like
+        UNNotificationContent, on stdout; findings go to stderr. Exit 0 whenever content is
+        delivered, with media or unchanged; 2 for bad usage or an unreadable or invalid payload.
+
+        Options:
+
+        """
+
+    static let check = """
+        Usage: notti-media check PATH... [options]
+
+        Checks many payloads: payload files, folders (walked for *.json, *.apns, *.jsonl
+        and *.ndjson, sorted, hidden entries skipped), .jsonl / .ndjson files (one payload
+        a line, reported as file:line) and - for JSON Lines on standard input. Input and output stream in input order; each
+        distinct media URL is downloaded once per run. A payload passes when no
+        diagnostic is an error (--strict: no warning either). Exit 0 when all pass,
+        1 when any fails, 2 for bad usage (a PATH that does not exist, no payload found)
+        or a local failure.
+
+        Options:
+
+        """
+
+    static let sniff = """
+        Usage: notti-media sniff FILE... [options]
+
+        The type decision for local files, with no network: the MIME type libmagic finds,
+        the attachment type (jpg when none of the five fits), its size, and whether
+        iOS's per-type attachment limit (audio 5 MB, image 10 MB, video 50 MB) allows it.
+        Exit 0 when every file passes, 1 when one has an error (with --strict: a warning),
+        2 for bad usage or a file that cannot be read.
+
+        Options:
+
+        """
+}

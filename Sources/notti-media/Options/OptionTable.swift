@@ -1,0 +1,191 @@
+import Foundation
+import NottiMedia
+
+/// One command-line option, declared once: which commands take it, its value,
+/// its `--help` lines and how it sets `Options`. The parser, the validation of
+/// values, the defaults stated and `--help` all come from this table.
+struct OptionSpec: Sendable {
+    let name: String
+    /// The value's placeholder (`SECONDS`); nil for a flag.
+    let value: String?
+    let commands: Set<Command>
+    /// What a value must be, for usage errors: "SECONDS, a number greater than 0 ...".
+    let expects: String
+    /// The `--help` lines, defaults included.
+    let help: [String]
+    let apply: @Sendable (inout Options, String) throws(UsageError) -> Void
+
+    init(
+        _ name: String, value: String? = nil, _ commands: Set<Command>, expects: String = "", help: [String],
+        apply: @escaping @Sendable (inout Options, String) throws(UsageError) -> Void
+    ) {
+        self.name = name
+        self.value = value
+        self.commands = commands
+        self.expects = expects
+        self.help = help
+        self.apply = apply
+    }
+
+    /// `--timeout SECONDS` as it appears in `--help`.
+    var synopsis: String { value.map { "--\(name) \($0)" } ?? "--\(name)" }
+
+    func invalid(_ text: String) -> UsageError { UsageError("--\(name) expects \(expects), not '\(text)'") }
+}
+
+enum OptionTable {
+    static let all: [OptionSpec] = [
+        OptionSpec("report", [.process], help: ["print the full report (outcome, reason, media, diagnostics,", "content) instead of the content"]) { options, _ in
+            options.report = true
+        },
+        OptionSpec("format", value: "json|text", [.process], expects: "text or json",
+                   help: ["json (default): the content (or report) as JSON;", "text: one line saying what was delivered"]) { options, text throws(UsageError) in
+            try options.format = format(text, allowed: [.text, .json], spec: "format")
+        },
+        OptionSpec("format", value: "text|json|junit", [.check], expects: "text, json or junit",
+                   help: ["text (default): every diagnostic as SOURCE: SEVERITY: CODE: MESSAGE,",
+                          "then a summary; json: one report per line, then a {\"summary\": ...}",
+                          "record; junit: JUnit XML, a testcase per payload"]) { options, text throws(UsageError) in
+            try options.format = format(text, allowed: [.text, .json, .junit], spec: "format")
+        },
+        OptionSpec("format", value: "text|json", [.sniff], expects: "text or json",
+                   help: ["text (default), or one JSON record per file per line"]) { options, text throws(UsageError) in
+            try options.format = format(text, allowed: [.text, .json], spec: "format")
+        },
+        OptionSpec("summary-only", [.check], help: ["print only the summary (text or json)"]) { options, _ in options.summaryOnly = true },
+        OptionSpec("errors-only", [.check], help: ["text: list errors only, not warnings"]) { options, _ in options.errorsOnly = true },
+        OptionSpec("html", value: "FILE", [.check], expects: "FILE, the preview page to write",
+                   help: ["also write a preview page: every push drawn as the phone shows", "it, media in FILE-without-extension-media/ (works offline)"]) { options, text throws(UsageError) in
+            guard !text.isEmpty else { throw UsageError("--html expects FILE, the preview page to write") }
+            options.htmlPath = text
+        },
+        OptionSpec("jobs", value: "N", [.check], expects: "N, concurrent downloads from 1 to 256",
+                   help: ["concurrent downloads, 1 to 256 (default 8)"]) { options, text throws(UsageError) in
+            guard let jobs = Int(text), (1...256).contains(jobs) else { throw byName("jobs").invalid(text) }
+            options.jobs = jobs
+        },
+        OptionSpec("shard", value: "I/N", [.check], expects: "I/N, with 1 <= I <= N",
+                   help: ["check only the payloads at positions I-1 modulo N"]) { options, text throws(UsageError) in
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else {
+                throw byName("shard").invalid(text)
+            }
+            options.shard = (index, count)
+        },
+        OptionSpec("allow-empty", [.check], help: ["finding no payload passes (default: exit 2, it is a typo)"]) { options, _ in
+            options.allowEmpty = true
+        },
+        OptionSpec("strict", [.process], help: ["warnings fail too (the report's \"passed\")"]) { options, _ in options.strict = true },
+        OptionSpec("strict", [.check, .sniff], help: ["fail on warnings too"]) { options, _ in options.strict = true },
+        OptionSpec("out", value: "DIR", [.process, .check], expects: "DIR, a folder for attachments",
+                   help: ["where attachments are stored, named by SHA-256 (default:", "$XDG_CACHE_HOME/notti-media/attachments, else",
+                          "~/.cache/notti-media/attachments; mode 0700)"]) { options, text throws(UsageError) in
+            guard !text.isEmpty else { throw UsageError("--out expects DIR, a folder for attachments") }
+            options.outDirectory = text
+        },
+        OptionSpec("sdk", value: "NAME", [.process, .check],
+                   expects: SDK.allCases.map(\.rawValue).joined(separator: ", ") + " or auto",
+                   help: ["whose extension to reproduce: notti (default), braze, fcm,", "onesignal, airship, clevertap, iterable, batch, or auto (per",
+                          "payload, by the media key it carries)"]) { options, text throws(UsageError) in
+            if text == "auto" {
+                options.sdk = .auto
+            } else if let sdk = SDK(rawValue: text) {
+                options.sdk = .fixed(sdk)
+            } else {
+                throw byName("sdk").invalid(text)
+            }
+        },
+        OptionSpec("allow-http", [.process, .check],
+                   help: ["the app allows plain http (an App Transport Security", "exception); Notti refuses http whatever this says"]) { options, _ in
+            options.allowHTTP = true
+        },
+        OptionSpec("timeout", value: "SECONDS", [.process, .check], expects: "SECONDS, a number greater than 0 and at most 86400",
+                   help: ["deadline for the whole transfer (default: the SDK's, 20 for", "notti and batch, else iOS's 30 s budget for an extension)"]) { options, text throws(UsageError) in
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else { throw byName("timeout").invalid(text) }
+            options.timeoutSeconds = seconds
+        },
+        OptionSpec("max-bytes", value: "N", [.process, .check], expects: ByteCount.expected,
+                   help: ["size limit in decoded bytes, e.g. 5000000, 10M or 10MiB (default:", "the SDK's, 10485760 for notti; else iOS's per-type limits,",
+                          "reading at most 50000000)"]) { options, text throws(UsageError) in
+            guard let bytes = ByteCount.parse(text) else { throw byName("max-bytes").invalid(text) }
+            options.maxBytes = bytes
+        },
+        OptionSpec("max-bytes", value: "N", [.sniff], expects: ByteCount.expected,
+                   help: ["the SDK's size limit to check against (default 10485760)"]) { options, text throws(UsageError) in
+            guard let bytes = ByteCount.parse(text) else { throw byName("max-bytes").invalid(text) }
+            options.maxBytes = bytes
+        },
+        OptionSpec("cacert", value: "FILE", [.process, .check], expects: "FILE, a PEM file of CA certificates",
+                   help: ["also trust the CA certificates in FILE (PEM; at least one)"]) { options, text throws(UsageError) in
+            guard FileManager.default.isReadableFile(atPath: text) else { throw UsageError("--cacert: cannot read '\(text)'") }
+            let certificates: Int
+            do {
+                certificates = try CertificateFile.certificateCount(atPath: text)
+            } catch {
+                throw UsageError("--cacert: cannot read '\(text)': \((error as? Errno)?.message ?? "\(error)")")
+            }
+            guard certificates > 0 else {
+                throw UsageError("--cacert expects FILE, a PEM file of CA certificates, but '\(text)' holds no PEM certificate")
+            }
+            options.caFile = URL(fileURLWithPath: text).standardizedFileURL.path
+        },
+        OptionSpec("connect-to", value: "H:P:CH:CP", [.process, .check], expects: "HOST:PORT:CONNECT-HOST:CONNECT-PORT",
+                   help: ["connect to CH:CP whenever H:P is asked for (repeatable)"]) { options, text throws(UsageError) in
+            guard text.split(separator: ":", omittingEmptySubsequences: false).count >= 4 else { throw byName("connect-to").invalid(text) }
+            options.connectTo.append(text)
+        },
+        OptionSpec("deny-private-networks", [.process, .check],
+                   help: ["refuse loopback, private, link-local, CGNAT, multicast and", "unspecified addresses, on every connection (blocked_address)"]) { options, _ in
+            options.denyPrivateNetworks = true
+        },
+        OptionSpec("quiet", [.process], help: ["print no findings on stderr"]) { options, _ in options.quiet = true },
+        OptionSpec("quiet", [.check], help: ["no progress line on stderr"]) { options, _ in options.quiet = true },
+        OptionSpec("quiet", [.sniff], help: ["print nothing; the exit status tells"]) { options, _ in options.quiet = true },
+    ]
+
+    /// The options `command` takes, in `--help` order.
+    static func options(for command: Command) -> [OptionSpec] {
+        all.filter { $0.commands.contains(command) }
+    }
+
+    /// The spec named `name` that `command` takes.
+    static func spec(_ name: String, for command: Command) -> OptionSpec? {
+        all.first { $0.name == name && $0.commands.contains(command) }
+    }
+
+    private static func byName(_ name: String) -> OptionSpec {
+        all.first { $0.name == name }!
+    }
+
+    private static func format(_ text: String, allowed: [OutputFormat], spec: String) throws(UsageError) -> OutputFormat {
+        guard let format = OutputFormat(rawValue: text), allowed.contains(format) else {
+            let names = allowed.map(\.rawValue)
+            throw UsageError("--format expects \(names.dropLast().joined(separator: ", ")) or \(names.last!), not '\(text)'")
+        }
+        return format
+    }
+}
+
+/// A byte count as people write it: `5000000`, `10M` / `10MiB` (binary, as
+/// curl's `--max-filesize` reads `M`), `10MB` (decimal).
+enum ByteCount {
+    static let expected = "N, a whole number of bytes greater than 0 (K, M, G or KiB, MiB, GiB: binary; KB, MB, GB: decimal)"
+
+    static func parse(_ text: String) -> Int? {
+        let units: [(suffix: String, factor: Int)] = [
+            ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("KB", 1000), ("MB", 1_000_000), ("GB", 1_000_000_000),
+            ("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30),
+        ]
+        var number = Substring(text)
+        var factor = 1
+        if let unit = units.first(where: { text.hasSuffix($0.suffix) }) {
+            number = number.dropLast(unit.suffix.count)
+            factor = unit.factor
+        }
+        guard !number.isEmpty, number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber), let value = Int(number), value > 0 else {
+            return nil
+        }
+        let (bytes, overflow) = value.multipliedReportingOverflow(by: factor)
+        return overflow ? nil : bytes
+    }
+}

@@ -1,0 +1,20 @@
+import NottiMedia
+
+/// The one line format for every finding printed for people, in every command:
+/// `SOURCE: SEVERITY: CODE: MESSAGE`, with SOURCE `path`, `path:line` (a line of
+/// JSON Lines) or `path:line:column` (where a JSON syntax error is), the shape
+/// gcc, shellcheck -f gcc and eslint's unix formatter print, so editors and CI
+/// problem matchers read it. Everything from input is escaped.
+enum FindingLine {
+    static func format(_ diagnostic: Diagnostic, in report: Report) -> String {
+        format(diagnostic, source: report.source, sourceIsLine: report.sourceIsLine)
+    }
+
+    static func format(_ diagnostic: Diagnostic, source: String, sourceIsLine: Bool = false) -> String {
+        var location = source
+        if let column = diagnostic.column {
+            location += sourceIsLine ? ":\(column)" : ":\(diagnostic.line ?? 1):\(column)"
+        }
+        return "\(textEscape(location)): \(diagnostic.severity.rawValue): \(diagnostic.code): \(textEscape(diagnostic.message))"
+    }
+}

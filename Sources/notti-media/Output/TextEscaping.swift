@@ -1,0 +1,28 @@
+/// Makes untrusted text safe for a terminal and for line-based readers: control
+/// characters (C0, DEL, C1) and line breaks (including U+2028 and U+2029) become
+/// `\n`, `\r`, `\t` or `\u001b`, so no payload, URL, file name or server can
+/// forge a line of output or drive the terminal. The one escaper for text
+/// output (JSON, JUnit and HTML have their own, in their own languages).
+func textEscape(_ text: String) -> String {
+    // Nearly every string is plain: return it as it is without building a copy.
+    guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    var escaped = ""
+    escaped.reserveCapacity(text.utf8.count + 8)
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\n": escaped += "\\n"
+        case "\r": escaped += "\\r"
+        case "\t": escaped += "\\t"
+        case _ where needsEscape(scalar):
+            let digits = String(scalar.value, radix: 16)
+            escaped += "\\u" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        default: escaped.unicodeScalars.append(scalar)
+        }
+    }
+    return escaped
+}
+
+private func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    let value = scalar.value
+    return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
+}
