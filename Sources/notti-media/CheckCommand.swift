@@ -33,7 +33,9 @@ struct CheckCommand {
         let pipeline: CheckPipeline<RenderedRecord>
         do {
             format = try makeFormat(scratch)
-            preview = try options.htmlPath.map { path in try HTMLPreview(path: path, spool: scratch.makeSpool("the --html page")) }
+            preview = try options.htmlPath.map { path in
+                try HTMLPreview(path: path, spool: scratch.makeSpool("the --html page"), context: PreviewContext(options: options))
+            }
             let renderer = format.renderer
             let card = preview?.card
             pipeline = try CheckPipeline(.init(

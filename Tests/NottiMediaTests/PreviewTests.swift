@@ -52,6 +52,48 @@ import Testing
         #expect(summary.elements.filter { $0["tag"] as? String == "img" }.count == 2, "the thumbnail and the expanded image")
     }
 
+    @Test func aCardShowsNoMediaWhenThePhoneWouldNotAndSaysWhy() throws {
+        let logo = server.url("/media/logo.png")
+        let noMutable = #"{"aps": {"alert": {"title": "No extension"}}, "notification_id": "n-quiet", "notti_image_url": "\#(logo)"}"#
+        let failed = payload(url: server.url("/status/404"))
+        let (dom, _, folder, _) = try makePreview([noMutable, failed, payload(url: logo)])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cards = Array(dom.components(separatedBy: "<li class=\"card ").dropFirst())
+        #expect(cards.count == 3)
+        #expect(!cards[0].contains("<img") && !cards[0].contains("<video") && !cards[0].contains("<audio"), "no media without mutable-content")
+        #expect(cards[0].contains("Media not shown on the phone: iOS never runs the extension for this push"))
+        #expect(cards[0].contains("The file is fine (png, 539 B), but the phone never fetches it."))
+        #expect(!cards[1].contains("<img"), "no media when the download failed")
+        #expect(cards[1].contains("Media not shown on the phone: The media server answered with an error instead of the file."))
+        #expect(cards[2].contains("<img class=\"thumb\""), "the phone shows this one")
+        #expect(cards[0].contains("<code>\(logo)</code>"), "the media URL is on the card")
+        #expect(cards[0].contains("<code>n-quiet</code>"), "and the notification_id")
+    }
+
+    @Test func findSearchesMediaURLsAndNotificationIDs() throws {
+        let quiet = #"{"aps": {"alert": {"title": "A"}, "mutable-content": 1}, "notification_id": "n-find-me", "notti_image_url": "\#(server.url("/media/logo.png"))"}"#
+        let lines = [payload(url: server.url("/media/photo.jpg")), quiet, payload(url: server.url("/media/spinner.gif"))]
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("report.html")
+        _ = try CLI.run(["check", "--cacert", Paths.testCA, "--html", page.path, "-"], stdin: lines.joined(separator: "\n"))
+        for (find, visible) in [("n-find-me", 1), ("spinner.gif", 1), ("/media/", 3), ("notti", 3)] {
+            let dom = try Browser.renderedDOM(of: page.path, fragment: "#find=" + find)
+            let shown = Browser.count("<li class=\"card [^\"]*\" data-status=\"[a-z]+\" data-warnings=\"[01]\" data-text=\"[^\"]*\">", in: dom)
+            #expect(shown == visible, "Find '\(find)' shows \(shown) cards")
+        }
+    }
+
+    @Test func thePageSaysHowItWasMadeInHumanUnits() throws {
+        let (dom, _, folder, _) = try makePreview([payload(url: server.url("/media/clip.mp4"))])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(dom.contains("<dt>by</dt><dd>notti-media "))
+        #expect(dom.contains("<dt>SDK profile</dt><dd>Notti</dd>"))
+        #expect(dom.contains("<dt>limits</dt><dd>the SDK's own size limits, the SDK's own deadline</dd>"))
+        #expect(dom.contains("<dd>2.9 KB</dd>"), "2,860 bytes downloaded, in human units")
+        #expect(dom.contains("attached mp4 · 2.9 KB"))
+    }
+
     @Test func thePageNamesNoNetworkResource() throws {
         let (_, page, folder, _) = try makePreview([payload(url: server.url("/media/photo.jpg"))])
         defer { try? FileManager.default.removeItem(at: folder) }

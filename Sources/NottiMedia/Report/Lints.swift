@@ -5,6 +5,14 @@ public enum Lints {
     /// APNs refuses larger payloads.
     public static let maxPayloadBytes = 4096
 
+    /// Every diagnostic code that is not a `Reason`: the lints, the type
+    /// warnings and the SDK-choice warnings. With `Reason.allCases`, every code
+    /// the tool can print.
+    public static let codes = [
+        "mutable_content_missing", "no_alert", "payload_too_large", "notification_id_missing", "exceeds_ios_limit",
+        "unsupported_type", "type_mismatch", "foreign_media_key", "ambiguous_sdk",
+    ]
+
     /// The payload-only lints: mutable-content, alert text and size (iOS's and
     /// APNs's rules, for every SDK), and Notti's notification_id.
     public static func payloadDiagnostics(for payload: Payload, sdk: SDK = .notti) -> [Diagnostic] {

@@ -8,15 +8,23 @@ struct HTMLCard: Sendable {
     /// The folder beside the page that holds the media, e.g. `report-media`.
     let mediaFolderName: String
 
+    /// Codes after which iOS never runs the extension: the push shows, its media never does.
+    static let extensionSkipped: Set<String> = ["mutable_content_missing", "no_alert"]
+
     func render(_ report: Report) -> String {
         let content = report.content
         let title = content?["title"]?.stringValue
         let subtitle = content?["subtitle"]?.stringValue
         let body = content?["body"]?.stringValue
-        let attachment = report.attachment
+        let notificationID = content?["userInfo"]?["notification_id"].flatMap(Self.text)
         let hasWarnings = report.diagnostics.contains { $0.severity == .warning }
         let status = report.passed ? "passed" : "failed"
-        let searchable = [report.source, title, subtitle, body].compactMap { $0 }.joined(separator: " ").lowercased()
+        let skipped = report.diagnostics.first { Self.extensionSkipped.contains($0.code) }
+        // The card is the phone: media only when the extension runs and attached it.
+        let shown = skipped == nil ? report.attachment : nil
+        let mediaURLs = report.media.all.flatMap { [$0.url, $0.finalURL].compactMap { $0 } }
+        let searchable = ([report.source, title, subtitle, body, notificationID, report.sdk.rawValue, report.sdk.displayName] + mediaURLs)
+            .compactMap { $0 }.joined(separator: " ").lowercased()
         let label = title ?? body ?? report.source
 
         var html = "<li class=\"card \(status)\(hasWarnings ? " warned" : "")\" data-status=\"\(status)\""
@@ -24,8 +32,8 @@ struct HTMLCard: Sendable {
         html += "<article aria-label=\"\(markupEscape(label))\">\n"
         html += "<p class=\"source\"><span class=\"badge \(status)\">\(report.passed ? (hasWarnings ? "passed, with warnings" : "passed") : "failed")</span> "
         html += "<code>\(markupEscape(report.source))</code> <span class=\"outcome\">\(markupEscape(outcomeText(report)))</span></p>\n"
-        html += "<div class=\"banner\">\n<div class=\"icon\" aria-hidden=\"true\">N</div>\n<div class=\"text\">\n"
-        html += "<p class=\"meta\"><span class=\"app\">NOTTI</span><span class=\"when\">now</span></p>\n"
+        html += "<div class=\"banner\">\n<div class=\"icon\" aria-hidden=\"true\">\(markupEscape(String(report.sdk.displayName.prefix(1))))</div>\n<div class=\"text\">\n"
+        html += "<p class=\"meta\"><span class=\"app\">APP</span><span class=\"when\">now</span></p>\n"
         if let title { html += "<h3 class=\"title\">\(markupEscape(title))</h3>\n" }
         if let subtitle { html += "<p class=\"subtitle\">\(markupEscape(subtitle))</p>\n" }
         if let body { html += "<p class=\"body\">\(markupEscape(body))</p>\n" }
@@ -33,27 +41,67 @@ struct HTMLCard: Sendable {
             html += "<p class=\"body empty\">(no alert text: iOS shows nothing, and the extension does not run)</p>\n"
         }
         html += "</div>\n"
-        if let attachment { html += thumbnail(attachment, label: label) }
+        if let shown { html += thumbnail(shown, label: label) }
         html += "</div>\n"
-        if let attachment {
+        if let shown {
             html += "<details class=\"expanded\"><summary>Expanded view (long press)</summary>\n<div class=\"large\">"
-            html += fullMedia(attachment, label: label)
+            html += fullMedia(shown, label: label)
             html += "</div>\n"
             if let title { html += "<h3 class=\"title\">\(markupEscape(title))</h3>\n" }
             if let subtitle { html += "<p class=\"subtitle\">\(markupEscape(subtitle))</p>\n" }
             if let body { html += "<p class=\"full-body\">\(markupEscape(body))</p>\n" }
             html += "</details>\n"
+        } else if let phone = phoneLine(report, skipped: skipped) {
+            html += "<p class=\"phone\">\(markupEscape(phone))</p>\n"
         }
+        html += facts(report, notificationID: notificationID)
         if !report.diagnostics.isEmpty {
             html += "<section class=\"why\"><h4>\(report.passed ? "Warnings" : "Why")</h4>\n<ul>\n"
             for diagnostic in report.diagnostics {
                 html += "<li class=\"\(diagnostic.severity.rawValue)\"><strong>\(diagnostic.severity.rawValue)</strong> "
-                html += "<code>\(markupEscape(diagnostic.code))</code> \(markupEscape(diagnostic.message))</li>\n"
+                html += "<code>\(markupEscape(diagnostic.code))</code> <span class=\"plain\">\(markupEscape(PlainLanguage.line(for: diagnostic.code)))</span>"
+                html += "<br><span class=\"message\">\(markupEscape(diagnostic.message))</span></li>\n"
             }
             html += "</ul></section>\n"
         }
         html += "</article>\n</li>"
         return html
+    }
+
+    /// Why the phone shows no media, in words, and the media's own verdict beside it.
+    private func phoneLine(_ report: Report, skipped: Diagnostic?) -> String? {
+        if report.outcome == .invalidPayload { return "Not delivered: \(PlainLanguage.line(for: "invalid_payload"))" }
+        if let skipped {
+            guard report.media.all.isEmpty == false else { return nil }
+            let verdict = report.attachment.map { "the file is fine (\($0.fileExtension), \(ByteText.human($0.size))), but the phone never fetches it" }
+                ?? "and the media has problems of its own (below)"
+            return "Media not shown on the phone: \(PlainLanguage.line(for: skipped.code)) \(verdict.prefix(1).uppercased() + verdict.dropFirst())."
+        }
+        guard let reason = report.reason, reason != .noMedia else { return nil }
+        return "Media not shown on the phone: \(PlainLanguage.line(for: reason.rawValue))"
+    }
+
+    /// The facts a campaign manager searches by: SDK, notification id, every media URL and where it led.
+    private func facts(_ report: Report, notificationID: String?) -> String {
+        var html = "<dl class=\"facts\">\n<div><dt>SDK</dt><dd>\(markupEscape(report.sdk.displayName))</dd></div>\n"
+        html += "<div><dt>notification_id</dt><dd>\(notificationID.map { "<code>\(markupEscape($0))</code>" } ?? "none")</dd></div>\n"
+        for media in report.media.all where !media.url.isEmpty {
+            html += "<div class=\"url\"><dt>media\(media.identifier.map { " (\(markupEscape($0)))" } ?? "")</dt><dd><code>\(markupEscape(media.url))</code>"
+            if let final = media.finalURL, final != media.url {
+                html += " → <code>\(markupEscape(final))</code>"
+            }
+            if let bytes = media.bytes { html += " · \(ByteText.human(bytes))" }
+            html += "</dd></div>\n"
+        }
+        return html + "</dl>\n"
+    }
+
+    private static func text(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .number(let text): text
+        default: nil
+        }
     }
 
     /// The attachment's file beside the page: named by hash, never by anything in the payload.
@@ -80,7 +128,7 @@ struct HTMLCard: Sendable {
     private func outcomeText(_ report: Report) -> String {
         switch report.outcome {
         case .attached:
-            return report.attachments.map { "attached \($0.fileExtension) · \($0.size) bytes" }.joined(separator: ", ")
+            return report.attachments.map { "attached \($0.fileExtension) · \(ByteText.human($0.size))" }.joined(separator: ", ")
         case .unchanged: return "delivered without media (\(report.reason?.rawValue ?? ""))"
         case .invalidPayload: return "not delivered: invalid payload"
         }

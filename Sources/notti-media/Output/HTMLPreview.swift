@@ -19,11 +19,13 @@ final class HTMLPreview: @unchecked Sendable {
     private var warned = 0
     /// The first media file that could not be placed beside the page.
     private var mediaFailure: String?
+    /// What the header says about the run: when, which tool, profile, limits, options.
+    private let context: PreviewContext
 
     /// Checks the page's path and makes its media folder (and the page's folder)
     /// before any download.
     /// - Throws: `UsageError` when `path` is a folder; `LocalError` when a folder cannot be made.
-    init(path: String, spool: Spool) throws {
+    init(path: String, spool: Spool, context: PreviewContext) throws {
         let page = URL(fileURLWithPath: path).standardizedFileURL
         var info = stat()
         if stat(page.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
@@ -38,6 +40,7 @@ final class HTMLPreview: @unchecked Sendable {
         self.mediaFolder = folder
         self.card = HTMLCard(mediaFolderName: URL(fileURLWithPath: folder).lastPathComponent)
         self.spool = spool
+        self.context = context
     }
 
     /// Adds a record's card, placing its media beside the page the first time it is seen.
@@ -79,7 +82,7 @@ final class HTMLPreview: @unchecked Sendable {
         }
         let bytes = summary.mediaByImpact.reduce(0) { $0 + ($1.verdict.reason == nil ? $1.verdict.bytes ?? 0 : 0) }
         fputs(Self.head, page)
-        fputs(Self.header(summary, warned: warned, bytes: bytes), page)
+        fputs(Self.header(summary, warned: warned, bytes: bytes, context: context), page)
         var spoolError: LocalError?
         do {
             try spool.readBack { fwrite($0.baseAddress, 1, $0.count, page) }
@@ -98,17 +101,24 @@ final class HTMLPreview: @unchecked Sendable {
         throw LocalError("--html: cannot write \(pagePath): \(why)")
     }
 
-    private static func header(_ summary: CheckSummary, warned: Int, bytes: Int) -> String {
+    private static func header(_ summary: CheckSummary, warned: Int, bytes: Int, context: PreviewContext) -> String {
         """
             <header>
             <h1>notti-media: \(summary.payloads) push\(summary.payloads == 1 ? "" : "es") as the phone shows them\(summary.interrupted ? " (interrupted)" : "")</h1>
+            <dl class="run">
+            <div><dt>made</dt><dd>\(markupEscape(context.made))</dd></div>
+            <div><dt>by</dt><dd>\(markupEscape(context.tool))</dd></div>
+            <div><dt>SDK profile</dt><dd>\(markupEscape(context.sdk))</dd></div>
+            <div><dt>limits</dt><dd>\(markupEscape(context.limits))</dd></div>
+            <div><dt>options</dt><dd>\(markupEscape(context.options))</dd></div>
+            </dl>
             <dl class="totals">
             <div><dt>passed</dt><dd>\(summary.passed)</dd></div>
             <div class="bad"><dt>failed</dt><dd>\(summary.failed)</dd></div>
             <div class="warn"><dt>with warnings</dt><dd>\(warned)</dd></div>
             <div><dt>payloads</dt><dd>\(summary.payloads)</dd></div>
             <div><dt>distinct media</dt><dd>\(summary.mediaByImpact.count)</dd></div>
-            <div><dt>bytes downloaded</dt><dd>\(bytes)</dd></div>
+            <div><dt>downloaded</dt><dd>\(ByteText.human(bytes))</dd></div>
             </dl>
             <form class="filters" hidden role="search" onsubmit="return false">
             <fieldset><legend>Show</legend>
@@ -116,7 +126,7 @@ final class HTMLPreview: @unchecked Sendable {
             <label><input type="radio" name="show" value="failed"> failed</label>
             <label><input type="radio" name="show" value="warnings"> warnings</label>
             </fieldset>
-            <label>Find <input type="search" name="find" placeholder="title, body or file"></label>
+            <label>Find <input type="search" name="find" placeholder="title, body, media URL, notification id or file"></label>
             </form>
             </header>
             <main>
@@ -142,7 +152,9 @@ final class HTMLPreview: @unchecked Sendable {
         * { box-sizing: border-box; }
         body { margin: 0; background: var(--bg); color: var(--text);
           font: 15px/1.35 -apple-system, system-ui, "Segoe UI", Roboto, "Helvetica Neue", sans-serif; }
-        header, main { max-width: 760px; margin: 0 auto; padding: 16px; }
+        header, main { max-width: 1280px; margin: 0 auto; padding: 16px; }
+        .run { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 0 0 12px; font-size: 13px; color: var(--muted); }
+        .run div { display: flex; gap: 6px; } .run dt { font-weight: 600; } .run dd { margin: 0; }
         h1 { font-size: 20px; margin: 8px 0 12px; }
         h2 { font-size: 15px; color: var(--muted); font-weight: 600; margin: 4px 0 8px; }
         .totals { display: flex; flex-wrap: wrap; gap: 8px; margin: 0 0 12px; }
@@ -153,9 +165,16 @@ final class HTMLPreview: @unchecked Sendable {
         .filters { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; }
         .filters fieldset { border: 0; padding: 0; margin: 0; display: flex; gap: 10px; }
         .filters legend { float: left; margin-right: 8px; color: var(--muted); }
+        .filters > label { display: flex; gap: 8px; align-items: center; flex: 1 1 320px; }
         .filters input[type=search] { font: inherit; padding: 6px 10px; border-radius: 10px; border: 1px solid var(--line);
-          background: var(--card); color: var(--text); min-width: 200px; }
-        .cards { list-style: none; padding: 0; margin: 0; display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; }
+          background: var(--card); color: var(--text); flex: 1; min-width: 0; max-width: 520px; }
+        .cards { list-style: none; padding: 0; margin: 0; display: grid; gap: 14px;
+          grid-template-columns: repeat(auto-fill, minmax(min(100%, 380px), 1fr)); align-items: start; }
+        .phone { margin: 8px 0 0; padding: 8px 10px; border-radius: 10px; background: var(--bg); font-size: 13px; }
+        .facts { margin: 8px 0 0; font-size: 12px; color: var(--muted); display: grid; gap: 2px; }
+        .facts div { display: flex; gap: 6px; min-width: 0; } .facts dt { font-weight: 600; flex: none; }
+        .facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+        .why .plain { font-weight: 500; } .why .message { color: var(--muted); }
         .card, .card article, .why li, .source code { min-width: 0; overflow-wrap: anywhere; }
         .card article { background: var(--card); border-radius: 18px; padding: 12px; border-left: 4px solid var(--good); }
         .card.failed article { border-left-color: var(--bad); } .card.warned article { border-left-color: var(--warn); }
@@ -210,6 +229,9 @@ final class HTMLPreview: @unchecked Sendable {
             });
           }
           form.addEventListener("input", apply);
+          // A link can carry a search: report.html#find=n-1001 opens on that push.
+          var hash = decodeURIComponent(location.hash.slice(1));
+          if (hash.indexOf("find=") === 0) { form.elements.find.value = hash.slice(5); apply(); }
         })();
         </script>
 

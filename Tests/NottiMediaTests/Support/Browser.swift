@@ -4,12 +4,12 @@ import Foundation
 /// way a browser renders them.
 enum Browser {
     /// The DOM after the page's scripts ran (`--dump-dom`).
-    static func renderedDOM(of page: String) throws -> String {
+    static func renderedDOM(of page: String, fragment: String = "") throws -> String {
         let profile = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: profile) }
         let result = try CLI.run(executable: "/usr/bin/chromium", [
             "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)",
-            "--dump-dom", URL(fileURLWithPath: page).absoluteString,
+            "--dump-dom", URL(fileURLWithPath: page).absoluteString + fragment,
         ])
         return result.stdout
     }
