@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import NottiMedia
+
+/// The README's tables are the code's own lists: a code, status or option
+/// added or removed in one place and not the other fails here.
+@Suite struct ReadmeTests {
+    static let readme = (try? String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+
+    /// The first cell of every row of the table under `heading`.
+    static func firstCells(under heading: String) -> [String] {
+        guard let start = readme.range(of: "\n\(heading)\n") else { return [] }
+        var cells: [String] = []
+        var inTable = false
+        for line in readme[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("|") {
+                inTable = true
+                let cell = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().first ?? ""
+                let text = cell.trimmingCharacters(in: .whitespaces)
+                if !text.isEmpty && !text.hasPrefix("---") { cells.append(text) }
+            } else if inTable || line.hasPrefix("#") {
+                break
+            }
+        }
+        return Array(cells.dropFirst())  // the header row
+    }
+
+    private static func codes(_ cells: [String]) -> Set<String> {
+        Set(cells.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "`")) })
+    }
+
+    @Test func theReasonsTableIsEveryReason() {
+        #expect(Self.codes(Self.firstCells(under: "### Reasons")) == Set(Reason.allCases.map(\.rawValue)))
+    }
+
+    @Test func theLintsTableIsEveryOtherCode() {
+        #expect(Self.codes(Self.firstCells(under: "### Lints: what a device would punish")) == Set(Lints.codes))
+    }
+
+    @Test func theExitStatusTableIsEveryStatusTheToolUses() {
+        let statuses = Self.firstCells(under: "### Exit status").flatMap { $0.split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) } }
+        #expect(Set(statuses) == ["0", "1", "2", "129", "130", "141", "143"])
+    }
+
+    @Test func theOptionsTableIsEveryOptionThatHelpLists() throws {
+        let documented = Set(Self.firstCells(under: "### Options").map {
+            String($0.trimmingCharacters(in: CharacterSet(charactersIn: "`")).split(separator: " ").first ?? "")
+        })
+        var listed: Set<String> = []
+        for command in ["process", "check", "sniff"] {
+            let help = try CLI.run([command, "--help"]).stdout
+            for line in help.split(separator: "\n") where line.hasPrefix("  --") {
+                listed.insert(String(line.dropFirst(2).split(separator: " ").first ?? ""))
+            }
+        }
+        #expect(!listed.isEmpty)
+        #expect(documented == listed)
+    }
+}
