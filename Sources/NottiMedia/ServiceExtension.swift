@@ -84,6 +84,7 @@ public final class ServiceExtension {
     public func fetchMedia(_ url: MediaURL, policy: MediaPolicy, cancellation: Cancellation? = nil) -> MediaResult? {
         var facts = MediaFacts(url: url.string, policy: policy)
         facts.urlExtension = url.pathExtension
+        facts.host = url.host
         let download = fetcher.fetch(url, policy: policy, to: newPartialPath(), cancellation: cancellation)
         facts.finalURL = download.finalURL
         facts.redirects = download.redirects
@@ -94,6 +95,8 @@ public final class ServiceExtension {
         facts.httpHop = download.httpHop
         facts.refusedHop = download.refusedHop
         facts.tooLargeAnnounced = download.tooLargeAnnounced
+        facts.timings = download.timings
+        facts.http = download.http
         let file: DownloadedFile
         switch download.outcome {
         case .interrupted: return nil

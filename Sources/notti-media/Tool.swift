@@ -55,6 +55,7 @@ enum Tool {
     static func fetchOptions(from options: Options) -> FetchOptions {
         FetchOptions(
             maxBytes: options.maxBytes, timeoutSeconds: options.timeoutSeconds, allowHTTP: options.allowHTTP,
-            extraCAFile: options.caFile, connectTo: options.connectTo, denyPrivateNetworks: options.denyPrivateNetworks)
+            extraCAFile: options.caFile, connectTo: options.connectTo, denyPrivateNetworks: options.denyPrivateNetworks,
+            network: options.network)
     }
 }

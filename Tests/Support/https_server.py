@@ -15,7 +15,9 @@ that started it.
 Routes (GET):
   /media/NAME[?type=CT&cd=CD] a file from --media DIR; CT overrides the
                               Content-Type (type=none sends none); CD is sent
-                              as Content-Disposition
+                              as Content-Disposition, and cc, etag, lm, age,
+                              expires, cookie, vary as Cache-Control, ETag,
+                              Last-Modified, Age, Expires, Set-Cookie, Vary
   /file/NAME/ANY...[?type&cd] the same file, under a URL whose last segment is
                               ANY (no extension, another one, or none at all)
   /repeat/N/NAME              that file's bytes N times over (real mp3 frames
@@ -160,7 +162,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.simple(404, b"<h1>Not Found</h1>", "text/html")
         body = open(path, "rb").read()
         content_type = query.get("type", CONTENT_TYPES.get(os.path.splitext(name)[1].lower(), "application/octet-stream"))
-        headers = [("Content-Disposition", query["cd"])] if "cd" in query else []
+        named = {"cd": "Content-Disposition", "cc": "Cache-Control", "etag": "ETag", "lm": "Last-Modified",
+                 "age": "Age", "expires": "Expires", "cookie": "Set-Cookie", "vary": "Vary"}
+        headers = [(header, query[key]) for key, header in named.items() if key in query]
         self.simple(200, body, None if content_type == "none" else content_type, headers)
 
     def route_repeat(self, parts, query):

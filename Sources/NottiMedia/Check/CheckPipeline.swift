@@ -62,7 +62,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     private var batch: [Numbered] = []
     private var submitted = 0
     // Used by the writer thread only until `finish` joins it.
-    private var summary = CheckSummary()
+    private var summary: CheckSummary
 
     /// - Throws: `ServiceExtensionError` when the output folder, libcurl or libmagic is unusable.
     public init(_ configuration: Configuration) throws(ServiceExtensionError) {
@@ -73,6 +73,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         window = DispatchSemaphore(value: windowSize)
         writer = OrderedWriter(sequence: \.sequence)
         fetchPolicy = configuration.selection.fetchPolicy(configuration.options)
+        summary = CheckSummary(networks: NetworkProfile.summarized(adding: configuration.options.network))
         var fetchers: [Handoff<ServiceExtension>] = []
         for _ in 0..<jobs {
             fetchers.append(Handoff(value: try ServiceExtension(

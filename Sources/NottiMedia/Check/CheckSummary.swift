@@ -11,8 +11,28 @@ public struct CheckSummary: Sendable {
     public var codeCounts: [String: Int] = [:]
     /// Per media URL and SDK: its verdict and the payloads naming it.
     private var media: [String: (verdict: MediaVerdict, payloads: Int)] = [:]
+    /// Per media host: what every phone pulls from it at send time.
+    private var hosts: [String: HostLoad] = [:]
+    /// The networks reported on, and per network the payloads whose media misses the deadline there.
+    public let networks: [NetworkProfile]
+    private var missing: [String: Int] = [:]
 
-    public init() {}
+    /// What one media host must serve when the campaign goes out: every payload's
+    /// phone downloads its media at once.
+    public struct HostLoad: Sendable, Equatable {
+        public var host: String
+        /// Downloads at send time: payloads (phones) requesting media from it.
+        public var downloads = 0
+        /// Bytes those downloads pull: the sum over payloads of their media's bytes.
+        public var bytes = 0
+        /// The part of `bytes` a CDN will not cache: all of it comes from the origin.
+        public var notCacheableBytes = 0
+    }
+
+    /// - Parameter networks: the networks to count missed deadlines on (`NetworkProfile.summarized`).
+    public init(networks: [NetworkProfile] = NetworkProfile.presets) {
+        self.networks = networks
+    }
 
     mutating func add<Rendered>(_ record: CheckRecord<Rendered>) {
         payloads += 1
@@ -23,13 +43,35 @@ public struct CheckSummary: Sendable {
         }
         // A URL may be named twice in one payload (two OneSignal keys): it still counts once for that payload.
         var seen: Set<String> = []
+        var requested: Set<String> = []
         for verdict in record.media where seen.insert(verdict.key).inserted {
             if let known = media[verdict.key] {
                 media[verdict.key] = (known.verdict, known.payloads + 1)
             } else {
                 media[verdict.key] = (verdict, 1)
             }
+            // One phone requests each distinct URL once, whichever SDK reads it.
+            if let host = verdict.host, requested.insert(verdict.url).inserted {
+                var load = hosts[host] ?? HostLoad(host: host)
+                load.downloads += 1
+                load.bytes += verdict.bytes ?? 0
+                if verdict.notCacheable { load.notCacheableBytes += verdict.bytes ?? 0 }
+                hosts[host] = load
+            }
         }
+        for network in networks where record.media.contains(where: { $0.misses[network.name] == true }) {
+            missing[network.name, default: 0] += 1
+        }
+    }
+
+    /// Media hosts, the most bytes first, then by name.
+    public var hostLoads: [HostLoad] {
+        hosts.values.sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.host < $1.host }
+    }
+
+    /// Per network, the payloads whose media cannot arrive within the deadline there.
+    public var payloadsMissing: [(network: NetworkProfile, payloads: Int)] {
+        networks.map { ($0, missing[$0.name] ?? 0) }
     }
 
     /// Distinct media URLs, worst first: failures, then warnings, then clean;
@@ -57,6 +99,20 @@ public struct CheckSummary: Sendable {
                 JSONMember("failed", .int(failed)),
                 JSONMember("interrupted", .bool(interrupted)),
                 JSONMember("diagnostics", .object(codesByCount.map { JSONMember($0.code, .int($0.payloads)) })),
+                JSONMember("hosts", .array(hostLoads.map { load in
+                    .object([
+                        JSONMember("host", .string(load.host)), JSONMember("downloads", .int(load.downloads)),
+                        JSONMember("bytes", .int(load.bytes)), JSONMember("notCacheableBytes", .int(load.notCacheableBytes)),
+                    ])
+                })),
+                JSONMember("networks", .array(payloadsMissing.map { entry in
+                    .object([
+                        JSONMember("network", .string(entry.network.name)),
+                        JSONMember("kbitsPerSecond", .number(entry.network.kbitsPerSecond.text)),
+                        JSONMember("rttMs", .number(entry.network.rttMilliseconds.text)),
+                        JSONMember("payloadsMissingMedia", .int(entry.payloads)),
+                    ])
+                })),
                 JSONMember("media", .array(mediaByImpact.map { entry in
                     guard case .object(var members) = entry.verdict.json else { return .null }
                     members.append(JSONMember("payloads", .int(entry.payloads)))

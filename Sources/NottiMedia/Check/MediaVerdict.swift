@@ -11,12 +11,25 @@ public struct MediaVerdict: Sendable, Equatable {
     public var httpStatus: Int?
     /// Codes of the warnings attached media raises (type_mismatch, ...).
     public var warnings: [String]
+    /// The host every phone requests it from; nil when no phone would (a bad URL).
+    public var host: String?
+    /// A CDN will not cache it (`not_cacheable`).
+    public var notCacheable: Bool
+    /// Per network: whether even the least download time is over the deadline (nil: size unknown).
+    public var misses: [String: Bool]
 
     /// The verdict of one entry of a report, when it named a URL string.
-    init?(sdk: SDK, facts: MediaFacts?, verdict: EntryVerdict) {
+    init?(sdk: SDK, facts: MediaFacts?, verdict: EntryVerdict, networks: [NetworkProfile]) {
         guard let facts, !facts.url.isEmpty else { return nil }
         url = facts.url
         self.sdk = sdk
+        host = facts.host
+        notCacheable = facts.http?.notCacheableBecause != nil
+        let deadline = Int((facts.policy.timeoutSeconds * 1000).rounded(.up))
+        misses = [:]
+        for network in networks {
+            if let least = facts.estimate(on: network) { misses[network.name] = least > deadline }
+        }
         bytes = facts.bytes
         httpStatus = facts.httpStatus
         warnings = []

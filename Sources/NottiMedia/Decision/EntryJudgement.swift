@@ -4,7 +4,9 @@ extension SDKProfile {
     /// What becomes of one entry once its download is in: the type decision
     /// (Notti's sniffing, or the SDK's rule under the device model), iOS's limits,
     /// and the attachment as the SDK would hand it to iOS.
-    func judge(_ planned: PayloadPlan.PlannedEntry, results: [String: MediaResult], policy: MediaPolicy) -> EntryVerdict {
+    func judge(
+        _ planned: PayloadPlan.PlannedEntry, results: [String: MediaResult], policy: MediaPolicy, network: NetworkProfile?
+    ) -> EntryVerdict {
         let entry = planned.entry
         let valueFacts = entry.value.stringValue.map { MediaFacts(url: $0, policy: policy) }
         switch planned.step {
@@ -19,8 +21,10 @@ extension SDKProfile {
             case .failed(let facts, let reason, let message)?:
                 return .failed(facts: facts, reason, message)
             case .fetched(let media)?:
-                if let typeRule { return judge(entry, url, media, rule: typeRule) }
-                return judgeAsNotti(entry, url, media)
+                let verdict = typeRule.map { judge(entry, url, media, rule: $0) } ?? judgeAsNotti(entry, url, media)
+                // What attaches here may still miss on a phone: the send-time risks.
+                guard case .attached(let attachment, let facts, let warnings) = verdict else { return verdict }
+                return .attached(attachment, facts: facts, warnings: warnings + RiskWarnings.diagnostics(for: facts, network: network))
             }
         }
     }

@@ -12,6 +12,8 @@ public struct PayloadPlan: Sendable {
     public let entries: [PlannedEntry]
     /// The distinct URLs to download, in the order the entries name them.
     public let fetches: [MediaURL]
+    /// The network `slow_network` is judged on, if the user named one.
+    public let network: NetworkProfile?
 
     /// One entry and what happens to it before any download.
     public struct PlannedEntry: Sendable {
@@ -36,6 +38,7 @@ public struct PayloadPlan: Sendable {
         self.profile = profile
         self.alsoDetected = alsoDetected
         self.policy = profile.policy(options)
+        self.network = options.network
         self.spec = profile.readSpec(payload)
         var planned: [PlannedEntry] = []
         var fetches: [MediaURL] = []
@@ -120,8 +123,9 @@ public struct PayloadPlan: Sendable {
             if list.isEmpty { return finish(.unchanged, .noMedia, media: .none, attachments: [], overrides: overrides) }
         }
 
-        let verdicts = entries.map { profile.judge($0, results: results, policy: policy) }
-        mediaVerdicts = verdicts.compactMap { MediaVerdict(sdk: sdk, facts: $0.facts, verdict: $0) }
+        let verdicts = entries.map { profile.judge($0, results: results, policy: policy, network: network) }
+        let networks = NetworkProfile.summarized(adding: network)
+        mediaVerdicts = verdicts.compactMap { MediaVerdict(sdk: sdk, facts: $0.facts, verdict: $0, networks: networks) }
         let facts = zip(entries, verdicts).map { planned, verdict in
             var facts = verdict.facts ?? MediaFacts(url: "", policy: policy)
             if profile.failurePolicy != .single { facts.identifier = planned.entry.identifier ?? "" }

@@ -87,11 +87,14 @@ public struct FetchOptions: Sendable, Equatable {
     public var extraCAFile: String?
     public var connectTo: [String]
     public var denyPrivateNetworks: Bool
+    /// `--network`: the network to warn about (`slow_network`); it changes no download.
+    public var network: NetworkProfile?
 
     public init(
         maxBytes: Int? = nil, timeoutSeconds: Double? = nil, allowHTTP: Bool = false, extraCAFile: String? = nil,
-        connectTo: [String] = [], denyPrivateNetworks: Bool = false
+        connectTo: [String] = [], denyPrivateNetworks: Bool = false, network: NetworkProfile? = nil
     ) {
+        self.network = network
         self.maxBytes = maxBytes
         self.timeoutSeconds = timeoutSeconds
         self.allowHTTP = allowHTTP

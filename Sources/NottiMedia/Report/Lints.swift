@@ -10,7 +10,7 @@ public enum Lints {
     /// the tool can print.
     public static let codes = [
         "mutable_content_missing", "no_alert", "payload_too_large", "notification_id_missing", "exceeds_ios_limit",
-        "unsupported_type", "type_mismatch", "foreign_media_key", "ambiguous_sdk",
+        "unsupported_type", "type_mismatch", "foreign_media_key", "ambiguous_sdk", "not_cacheable", "slow_network",
     ]
 
     /// The payload-only lints: mutable-content, alert text and size (iOS's and

@@ -107,6 +107,10 @@ public struct MediaFacts: Sendable {
     public var bytes: Int?
     public var sha256: String?
     public var elapsedMilliseconds: Int?
+    /// libcurl's phase times for the fetch (not deterministic, like `elapsedMilliseconds`).
+    public var timings: FetchTimings?
+    /// The final response's caching headers, as served.
+    public var http: HTTPFacts?
     public var policy: MediaPolicy
     // What a stricter profile's policy needs to judge the same download again
     // (`MediaResult.judged(under:)`); not part of the report.
@@ -114,6 +118,18 @@ public struct MediaFacts: Sendable {
     var httpHop: RedirectHop?
     var refusedHop: RedirectHop?
     var tooLargeAnnounced = false
+    /// The URL's host, once the URL passed its checks (a phone requests it).
+    var host: String?
+
+    /// The least download time on each named network, once the size is known.
+    public func estimate(on network: NetworkProfile) -> Int? {
+        bytes.map { network.leastMilliseconds(bytes: $0, redirects: redirects ?? 0) }
+    }
+
+    private var estimatesJSON: JSONValue {
+        guard bytes != nil else { return .null }
+        return .object(NetworkProfile.presets.map { JSONMember($0.name, .optional(estimate(on: $0))) })
+    }
 
     public init(url: String, policy: MediaPolicy) {
         self.url = url
@@ -150,6 +166,9 @@ public struct MediaFacts: Sendable {
             JSONMember("bytes", .optional(bytes)),
             JSONMember("sha256", .optional(sha256)),
             JSONMember("elapsedMs", .optional(elapsedMilliseconds)),
+            JSONMember("timings", timings?.json ?? .null),
+            JSONMember("http", http?.json ?? .null),
+            JSONMember("estimates", estimatesJSON),
             JSONMember("limits", policy.limitsJSON),
         ]
         return .object(members)

@@ -196,6 +196,17 @@ final class CurlEasy {
     /// `CURLINFO_CONTENT_TYPE`: the last response's Content-Type header, if any.
     var contentType: String? { string(CURLINFO_CONTENT_TYPE) }
 
+    /// `CURLINFO_NAMELOOKUP_TIME_T`, `_CONNECT_`, `_APPCONNECT_`, `_STARTTRANSFER_`
+    /// and `_TOTAL_TIME_T`: the last transfer's phase times, in microseconds from its start.
+    var phaseTimes: (lookup: Int, connect: Int, tls: Int, firstByte: Int, total: Int) {
+        func time(_ info: CURLINFO) -> Int {
+            var value: curl_off_t = 0
+            return CCurlShim_getinfo_off(handle, info, &value) == CURLE_OK ? Int(value) : 0
+        }
+        return (time(CURLINFO_NAMELOOKUP_TIME_T), time(CURLINFO_CONNECT_TIME_T), time(CURLINFO_APPCONNECT_TIME_T),
+                time(CURLINFO_STARTTRANSFER_TIME_T), time(CURLINFO_TOTAL_TIME_T))
+    }
+
     /// `CURLINFO_CONTENT_LENGTH_DOWNLOAD_T`: the last response's Content-Length; nil when it sent none.
     var announcedLength: Int? {
         var length: curl_off_t = -1

@@ -27,6 +27,10 @@ struct Download {
     var refusedHop: RedirectHop?
     /// For `too_large`: true when Content-Length announced it, false when counted.
     var tooLargeAnnounced = false
+    /// The final response's caching headers.
+    var http: HTTPFacts?
+    /// libcurl's phase times, in microseconds, summed over the hops.
+    var timings = FetchTimings()
     var elapsedMilliseconds: Int
     var outcome: Outcome
 }

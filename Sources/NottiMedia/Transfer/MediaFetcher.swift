@@ -74,6 +74,8 @@ final class MediaFetcher {
             if case .file = download.outcome {} else { ownedPaths.remove(partialPath) }
         }
         download.elapsedMilliseconds = Self.milliseconds(since: start)
+        // Microseconds while summing; whole milliseconds in the report.
+        download.timings = FetchTimings(microseconds: download.timings)
         return download
     }
 
@@ -100,6 +102,7 @@ final class MediaFetcher {
             download.httpStatus = status > 0 ? status : nil
             download.declaredMime = easy.contentType.map(MediaType.essence(ofContentType:))
             download.announcedBytes = easy.announcedLength
+            record(&download)
 
             switch sink.stop {
             case .tooLarge: return tooLargeFailure(announced: false)
@@ -144,6 +147,22 @@ final class MediaFetcher {
             download.contentDisposition = easy.header("Content-Disposition")
             return .file(DownloadedFile(path: partialPath, bytes: sink.bytes, sha256: sink.finalizeHash()))
         }
+    }
+
+    /// Adds one request's phase times and keeps its caching headers (the last
+    /// request's are the final response's).
+    private func record(_ download: inout Download) {
+        let phases = easy.phaseTimes
+        // libcurl's times count from the request's start; a reused connection has no lookup, connect or TLS.
+        download.timings.dnsMs += phases.lookup
+        download.timings.connectMs += max(0, phases.connect - phases.lookup)
+        download.timings.tlsMs += max(0, phases.tls - phases.connect)
+        download.timings.firstByteMs = download.timings.totalMs + phases.firstByte
+        download.timings.totalMs += phases.total
+        download.http = HTTPFacts(
+            cacheControl: easy.header("Cache-Control"), etag: easy.header("ETag"), lastModified: easy.header("Last-Modified"),
+            age: easy.header("Age"), expires: easy.header("Expires"), setsCookie: easy.header("Set-Cookie") != nil,
+            vary: easy.header("Vary"))
     }
 
     /// A failure whose message ends with what to do about it.

@@ -99,6 +99,13 @@ enum OptionTable {
                    help: ["the app allows plain http (an App Transport Security", "exception); Notti refuses http whatever this says"]) { options, _ in
             options.allowHTTP = true
         },
+        OptionSpec("network", value: "NAME", [.process, .check],
+                   expects: "3g, slow-4g, 4g or KBITS/RTTMS (e.g. 1000/200)",
+                   help: ["warn (slow_network) where the media cannot arrive within the", "deadline on this network: 3g, slow-4g, 4g (Lighthouse's presets)",
+                          "or KBITS/RTTMS, e.g. 1000/200"]) { options, text throws(UsageError) in
+            guard let network = NetworkProfile(parsing: text) else { throw byName("network").invalid(text) }
+            options.network = network
+        },
         OptionSpec("timeout", value: "SECONDS", [.process, .check], expects: "SECONDS, a number greater than 0 and at most 86400",
                    help: ["deadline for the whole transfer (default: the SDK's, 20 for", "notti and batch, else iOS's 30 s budget for an extension)"]) { options, text throws(UsageError) in
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else { throw byName("timeout").invalid(text) }

@@ -120,6 +120,7 @@ final class HTMLPreview: @unchecked Sendable {
             <div><dt>distinct media</dt><dd>\(summary.mediaByImpact.count)</dd></div>
             <div><dt>downloaded</dt><dd>\(ByteText.human(bytes))</dd></div>
             </dl>
+            \(riskTables(summary))
             <form class="filters" hidden role="search" onsubmit="return false">
             <fieldset><legend>Show</legend>
             <label><input type="radio" name="show" value="all" checked> all</label>
@@ -134,6 +135,32 @@ final class HTMLPreview: @unchecked Sendable {
             <ol class="cards">
 
             """
+    }
+
+    /// Send time, as pictures people read faster than numbers: per media host what
+    /// every phone pulls from it at once (and how much no CDN will cache), and per
+    /// network how many pushes arrive without their media.
+    private static func riskTables(_ summary: CheckSummary) -> String {
+        let hosts = summary.hostLoads
+        guard !hosts.isEmpty else { return "" }
+        let most = max(1, hosts.map(\.bytes).max() ?? 1)
+        func percent(_ part: Int, of whole: Int) -> Int { whole == 0 ? 0 : Int((Double(part) * 100 / Double(whole)).rounded()) }
+        var html = "<section class=\"risk\"><h2>At send time, every recipient's phone downloads at once</h2>\n"
+        html += "<table class=\"hosts\"><thead><tr><th>media host</th><th>downloads</th><th>pulls</th><th>not cacheable</th><th></th></tr></thead><tbody>\n"
+        for load in hosts {
+            html += "<tr><td><code>\(markupEscape(load.host))</code></td><td>\(load.downloads)</td><td>\(ByteText.human(load.bytes))</td>"
+            html += "<td>\(ByteText.human(load.notCacheableBytes))</td><td class=\"bars\" aria-hidden=\"true\">"
+            html += "<span class=\"bar\" style=\"width: \(percent(load.bytes, of: most))%\">"
+            html += "<span class=\"bar origin\" style=\"width: \(percent(load.notCacheableBytes, of: load.bytes))%\"></span></span></td></tr>\n"
+        }
+        html += "</tbody></table>\n"
+        html += "<table class=\"networks\"><thead><tr><th>network</th><th>pushes without media</th><th></th></tr></thead><tbody>\n"
+        for (network, payloads) in summary.payloadsMissing {
+            html += "<tr><td>\(markupEscape(network.name)) <span class=\"muted\">\(markupEscape(network.description))</span></td>"
+            html += "<td>\(payloads) of \(summary.payloads)</td><td class=\"bars\" aria-hidden=\"true\">"
+            html += "<span class=\"bar miss\" style=\"width: \(percent(payloads, of: summary.payloads))%\"></span></td></tr>\n"
+        }
+        return html + "</tbody></table></section>\n"
     }
 
     private static let head = """
@@ -175,6 +202,13 @@ final class HTMLPreview: @unchecked Sendable {
         .facts div { display: flex; gap: 6px; min-width: 0; } .facts dt { font-weight: 600; flex: none; }
         .facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
         .why .plain { font-weight: 500; } .why .message { color: var(--muted); }
+        .risk { margin: 0 0 14px; display: flex; flex-wrap: wrap; gap: 8px 24px; align-items: flex-start; }
+        .risk h2 { flex-basis: 100%; margin: 4px 0 0; }
+        .risk table { border-collapse: collapse; background: var(--card); border-radius: 12px; font-size: 13px; }
+        .risk th, .risk td { text-align: left; padding: 4px 10px; } .risk th { color: var(--muted); font-weight: 600; }
+        .risk .bars { width: 160px; } .risk .muted { color: var(--muted); font-size: 12px; }
+        .bar { display: block; height: 10px; border-radius: 5px; background: var(--good); min-width: 2px; }
+        .bar.origin { background: var(--bad); } .bar.miss { background: var(--warn); }
         .card, .card article, .why li, .source code { min-width: 0; overflow-wrap: anywhere; }
         .card article { background: var(--card); border-radius: 18px; padding: 12px; border-left: 4px solid var(--good); }
         .card.failed article { border-left-color: var(--bad); } .card.warned article { border-left-color: var(--warn); }

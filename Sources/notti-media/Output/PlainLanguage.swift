@@ -30,6 +30,8 @@ enum PlainLanguage {
         case "type_mismatch": "The file's real type and its label disagree: the phone may show it wrong."
         case "foreign_media_key": "This push carries another SDK's media, which this SDK ignores."
         case "ambiguous_sdk": "This push carries media for several SDKs."
+        case "not_cacheable": "A CDN will not cache this file: every phone downloads it from the origin server."
+        case "slow_network": "On a slow network the file takes longer than the extension may wait: those users get no media."
         default: "See the message for what to do."
         }
     }

@@ -26,6 +26,19 @@ struct TextFormat: CheckRenderer, CheckSink {
         if !summary.codeCounts.isEmpty {
             lines.append("diagnostics: " + summary.codesByCount.map { "\($0.code) \($0.payloads)" }.joined(separator: ", "))
         }
+        let hosts = summary.hostLoads
+        if !hosts.isEmpty {
+            lines.append("send time: each recipient's phone downloads the media at once")
+            lines.append("  \("host".padding(32)) \("downloads".leftPadding(10)) \("pulls".leftPadding(10)) \("not cacheable".leftPadding(14))")
+            for load in hosts {
+                lines.append("  \(textEscape(load.host).padding(32)) \(String(load.downloads).leftPadding(10)) "
+                    + "\(ByteText.human(load.bytes).leftPadding(10)) \(ByteText.human(load.notCacheableBytes).leftPadding(14))")
+            }
+            lines.append("networks: payloads whose media cannot arrive within the deadline")
+            for (network, payloads) in summary.payloadsMissing {
+                lines.append("  \(network.name) (\(network.description)): \(payloads) of \(summary.payloads)")
+            }
+        }
         let media = summary.mediaByImpact
         if !media.isEmpty {
             lines.append("media: \(media.count) distinct URL\(media.count == 1 ? "" : "s"), worst first")

@@ -1,0 +1,86 @@
+/// What the final response said about caching, as served, and whether a CDN
+/// can cache it: every phone's request for media that is not cacheable reaches
+/// the origin at send time.
+public struct HTTPFacts: Sendable, Equatable {
+    public var cacheControl: String?
+    public var etag: String?
+    public var lastModified: String?
+    public var age: String?
+    public var expires: String?
+    /// `Set-Cookie` was sent (its value is not kept).
+    public var setsCookie: Bool
+    public var vary: String?
+
+    public init(
+        cacheControl: String? = nil, etag: String? = nil, lastModified: String? = nil, age: String? = nil,
+        expires: String? = nil, setsCookie: Bool = false, vary: String? = nil
+    ) {
+        self.cacheControl = cacheControl
+        self.etag = etag
+        self.lastModified = lastModified
+        self.age = age
+        self.expires = expires
+        self.setsCookie = setsCookie
+        self.vary = vary
+    }
+
+    /// Why a shared cache will not keep this response, or nil when it can:
+    /// `no-store`, `no-cache`, `private`, a zero `max-age` or `s-maxage`,
+    /// `Set-Cookie`, or `Vary: *`.
+    public var notCacheableBecause: String? {
+        let directives = (cacheControl ?? "").lowercased().split(separator: ",").map { $0.trimmingWhitespace() }
+        for directive in directives {
+            if ["no-store", "no-cache", "private"].contains(directive) { return "Cache-Control: \(directive)" }
+            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
+            if parts.count == 2, ["max-age", "s-maxage"].contains(parts[0]),
+               let seconds = Int(parts[1].trimmingCharacters(in: "\"")), seconds <= 0 {
+                return "Cache-Control: \(parts[0])=\(parts[1])"
+            }
+        }
+        if setsCookie { return "Set-Cookie" }
+        if vary?.split(separator: ",").contains(where: { $0.trimmingWhitespace() == "*" }) == true { return "Vary: *" }
+        return nil
+    }
+
+    public var json: JSONValue {
+        .object([
+            JSONMember("cacheControl", .optional(cacheControl)),
+            JSONMember("etag", .optional(etag)),
+            JSONMember("lastModified", .optional(lastModified)),
+            JSONMember("age", .optional(age)),
+            JSONMember("expires", .optional(expires)),
+        ])
+    }
+}
+
+/// How long one fetch took, phase by phase, from libcurl (`CURLINFO_*_TIME_T`),
+/// summed over its redirect hops: name lookup, TCP connect, TLS handshake, time
+/// to the final response's first byte, and the whole fetch.
+public struct FetchTimings: Sendable, Equatable {
+    public var dnsMs = 0
+    public var connectMs = 0
+    public var tlsMs = 0
+    public var firstByteMs = 0
+    public var totalMs = 0
+
+    public init() {}
+
+    /// The same times, from microseconds to whole milliseconds.
+    init(microseconds: FetchTimings) {
+        dnsMs = microseconds.dnsMs / 1000
+        connectMs = microseconds.connectMs / 1000
+        tlsMs = microseconds.tlsMs / 1000
+        firstByteMs = microseconds.firstByteMs / 1000
+        totalMs = microseconds.totalMs / 1000
+    }
+
+    public var json: JSONValue {
+        .object([
+            JSONMember("dnsMs", .int(dnsMs)),
+            JSONMember("connectMs", .int(connectMs)),
+            JSONMember("tlsMs", .int(tlsMs)),
+            JSONMember("firstByteMs", .int(firstByteMs)),
+            JSONMember("totalMs", .int(totalMs)),
+        ])
+    }
+}
