@@ -126,9 +126,12 @@ public final class ServiceExtension {
         ownedPaths.release(file.path)
         facts.bytes = file.bytes
         facts.sha256 = file.sha256
+        let decision = TypeDecision(sniffedMime: sniffedMime, declaredMime: download.declaredMime, urlExtension: url.pathExtension)
         return .fetched(FetchedMedia(
             facts: facts, storedPath: storedPath, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
-            contentDisposition: download.contentDisposition))
+            contentDisposition: download.contentDisposition, storedURL: URL(fileURLWithPath: storedPath).absoluteString,
+            nottiDecision: decision,
+            nottiWarnings: decision.diagnostics + [Lints.iOSLimitDiagnostic(type: decision.type, bytes: file.bytes)].compactMap { $0 }))
     }
 
     /// The first 16 bytes, for the magic-number tables some SDKs type files by.

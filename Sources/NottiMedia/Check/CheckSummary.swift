@@ -15,7 +15,7 @@ public struct CheckSummary: Sendable {
     private var hosts: [String: HostLoad] = [:]
     /// The networks reported on, and per network the payloads whose media misses the deadline there.
     public let networks: [NetworkProfile]
-    private var missing: [String: Int] = [:]
+    private var missing: [Int]
 
     /// What one media host must serve when the campaign goes out: every payload's
     /// phone downloads its media at once.
@@ -32,6 +32,7 @@ public struct CheckSummary: Sendable {
     /// - Parameter networks: the networks to count missed deadlines on (`NetworkProfile.summarized`).
     public init(networks: [NetworkProfile] = NetworkProfile.presets) {
         self.networks = networks
+        missing = Array(repeating: 0, count: networks.count)
     }
 
     mutating func add<Rendered>(_ record: CheckRecord<Rendered>) {
@@ -44,14 +45,15 @@ public struct CheckSummary: Sendable {
         // A URL may be named twice in one payload (two OneSignal keys): it still counts once for that payload.
         var seen: Set<String> = []
         var requested: Set<String> = []
-        for verdict in record.media where seen.insert(verdict.key).inserted {
+        let several = record.media.count > 1
+        for verdict in record.media where !several || seen.insert(verdict.key).inserted {
             if let known = media[verdict.key] {
                 media[verdict.key] = (known.verdict, known.payloads + 1)
             } else {
                 media[verdict.key] = (verdict, 1)
             }
             // One phone requests each distinct URL once, whichever SDK reads it.
-            if let host = verdict.host, requested.insert(verdict.url).inserted {
+            if let host = verdict.host, !several || requested.insert(verdict.url).inserted {
                 var load = hosts[host] ?? HostLoad(host: host)
                 load.downloads += 1
                 load.bytes += verdict.bytes ?? 0
@@ -59,8 +61,8 @@ public struct CheckSummary: Sendable {
                 hosts[host] = load
             }
         }
-        for network in networks where record.media.contains(where: { $0.misses[network.name] == true }) {
-            missing[network.name, default: 0] += 1
+        for index in networks.indices where record.media.contains(where: { $0.misses[index] }) {
+            missing[index] += 1
         }
     }
 
@@ -71,7 +73,7 @@ public struct CheckSummary: Sendable {
 
     /// Per network, the payloads whose media cannot arrive within the deadline there.
     public var payloadsMissing: [(network: NetworkProfile, payloads: Int)] {
-        networks.map { ($0, missing[$0.name] ?? 0) }
+        zip(networks, missing).map { ($0, $1) }
     }
 
     /// Distinct media URLs, worst first: failures, then warnings, then clean;

@@ -15,8 +15,9 @@ public struct MediaVerdict: Sendable, Equatable {
     public var host: String?
     /// A CDN will not cache it (`not_cacheable`).
     public var notCacheable: Bool
-    /// Per network: whether even the least download time is over the deadline (nil: size unknown).
-    public var misses: [String: Bool]
+    /// Per network of the summary, in its order: whether even the least download
+    /// time is over the deadline (false when the size is unknown).
+    public var misses: [Bool]
 
     /// The verdict of one entry of a report, when it named a URL string.
     init?(sdk: SDK, facts: MediaFacts?, verdict: EntryVerdict, networks: [NetworkProfile]) {
@@ -26,10 +27,7 @@ public struct MediaVerdict: Sendable, Equatable {
         host = facts.host
         notCacheable = facts.http?.notCacheableBecause != nil
         let deadline = Int((facts.policy.timeoutSeconds * 1000).rounded(.up))
-        misses = [:]
-        for network in networks {
-            if let least = facts.estimate(on: network) { misses[network.name] = least > deadline }
-        }
+        misses = networks.map { network in facts.estimate(on: network).map { $0 > deadline } ?? false }
         bytes = facts.bytes
         httpStatus = facts.httpStatus
         warnings = []

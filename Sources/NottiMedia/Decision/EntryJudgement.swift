@@ -21,7 +21,7 @@ extension SDKProfile {
             case .failed(let facts, let reason, let message)?:
                 return .failed(facts: facts, reason, message)
             case .fetched(let media)?:
-                let verdict = typeRule.map { judge(entry, url, media, rule: $0) } ?? judgeAsNotti(entry, url, media)
+                let verdict = typeRule.map { judge(entry, url, media, rule: $0) } ?? judgeAsNotti(entry, media)
                 // What attaches here may still miss on a phone: the send-time risks.
                 guard case .attached(let attachment, let facts, let warnings) = verdict else { return verdict }
                 return .attached(attachment, facts: facts, warnings: warnings + RiskWarnings.diagnostics(for: facts, network: network))
@@ -30,18 +30,16 @@ extension SDKProfile {
     }
 
     /// Notti sniffs: one of its five types, or jpg with a warning; iOS's limits are warnings.
-    private func judgeAsNotti(_ entry: MediaEntry, _ url: MediaURL, _ media: FetchedMedia) -> EntryVerdict {
+    private func judgeAsNotti(_ entry: MediaEntry, _ media: FetchedMedia) -> EntryVerdict {
         var facts = media.facts
-        let decision = TypeDecision(sniffedMime: media.sniffedMime, declaredMime: facts.declaredMime, urlExtension: url.pathExtension)
+        let decision = media.nottiDecision
         facts.decision = decision
         facts.sniffedMime = media.sniffedMime
-        let bytes = facts.bytes ?? 0
         let attachment = Attachment(
-            identifier: identifier(for: entry, decision: nil), fileURL: URL(fileURLWithPath: media.storedPath).absoluteString,
+            identifier: identifier(for: entry, decision: nil), fileURL: media.storedURL,
             filePath: media.storedPath, fileExtension: decision.type.rawValue, uti: decision.type.uti, kind: decision.type.kind,
-            mimeType: media.sniffedMime, size: bytes, sha256: facts.sha256 ?? "", typeHint: nil, options: entry.options)
-        let warnings = decision.diagnostics + [Lints.iOSLimitDiagnostic(type: decision.type, bytes: bytes)].compactMap { $0 }
-        return .attached(attachment, facts: facts, warnings: warnings)
+            mimeType: media.sniffedMime, size: facts.bytes ?? 0, sha256: facts.sha256 ?? "", typeHint: nil, options: entry.options)
+        return .attached(attachment, facts: facts, warnings: media.nottiWarnings)
     }
 
     /// Another SDK names the file or hints its type; iOS recognises it or refuses

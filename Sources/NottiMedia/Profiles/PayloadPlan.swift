@@ -94,8 +94,9 @@ public struct PayloadPlan: Sendable {
                 "the payload carries the media keys of \(([sdk] + alsoDetected).map(\.displayName).joined(separator: ", ")): "
                     + "checked as \(sdk.displayName), the first; keep one SDK's media key per payload"))
         }
+        let ownKeys = profile.presentMediaKeys(payload)
         for other in SDK.allCases where other != sdk {
-            for key in other.profile.presentMediaKeys(payload) where !profile.presentMediaKeys(payload).contains(key) {
+            for key in other.profile.presentMediaKeys(payload) where !ownKeys.contains(key) {
                 context.append(Diagnostic(
                     .warning, "foreign_media_key",
                     "this payload has \(key), which the \(sdk.displayName) extension ignores; "

@@ -27,6 +27,12 @@ public struct FetchedMedia: Sendable {
     public var leadingBytes: [UInt8]
     /// The final response's Content-Disposition header, as sent.
     public var contentDisposition: String?
+    /// `storedPath` as a `file://` URL.
+    public var storedURL: String
+    /// Notti's type decision and the warnings it raises: they depend on this
+    /// fetch only, so they are made once however many payloads name the URL.
+    public var nottiDecision: TypeDecision
+    public var nottiWarnings: [Diagnostic]
 }
 
 /// What became of one media entry of one payload under its SDK's rules.

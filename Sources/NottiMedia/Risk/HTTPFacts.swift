@@ -10,6 +10,9 @@ public struct HTTPFacts: Sendable, Equatable {
     /// `Set-Cookie` was sent (its value is not kept).
     public var setsCookie: Bool
     public var vary: String?
+    /// Why a shared cache will not keep this response, or nil when it can
+    /// (decided once per fetch, not once per payload naming the media).
+    public let notCacheableBecause: String?
 
     public init(
         cacheControl: String? = nil, etag: String? = nil, lastModified: String? = nil, age: String? = nil,
@@ -22,12 +25,12 @@ public struct HTTPFacts: Sendable, Equatable {
         self.expires = expires
         self.setsCookie = setsCookie
         self.vary = vary
+        notCacheableBecause = Self.notCacheable(cacheControl: cacheControl, setsCookie: setsCookie, vary: vary)
     }
 
-    /// Why a shared cache will not keep this response, or nil when it can:
     /// `no-store`, `no-cache`, `private`, a zero `max-age` or `s-maxage`,
     /// `Set-Cookie`, or `Vary: *`.
-    public var notCacheableBecause: String? {
+    private static func notCacheable(cacheControl: String?, setsCookie: Bool, vary: String?) -> String? {
         let directives = (cacheControl ?? "").lowercased().split(separator: ",").map { $0.trimmingWhitespace() }
         for directive in directives {
             if ["no-store", "no-cache", "private"].contains(directive) { return "Cache-Control: \(directive)" }
