@@ -33,7 +33,16 @@ let package = Package(
             name: "NottiMedia",
             dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto"]
         ),
-        .executableTarget(name: "notti-media", dependencies: ["NottiMedia"]),
+        .executableTarget(
+            name: "notti-media",
+            dependencies: ["NottiMedia"],
+            // The build users get (`swift build -c release`) links the Swift runtime in:
+            // it starts as fast as curl instead of loading a dozen shared libraries.
+            // Debug builds (the tests, the sanitizers) stay dynamic.
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(configuration: .release)),
+            ]
+        ),
         .testTarget(
             name: "NottiMediaTests",
             dependencies: ["NottiMedia", "notti-media"]

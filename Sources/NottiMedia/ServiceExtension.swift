@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A Notification Service Extension's media path, headless: pick the SDK's
@@ -10,15 +11,15 @@ import Synchronization
 /// so `check` can fetch each distinct URL once for many payloads; `handle`
 /// runs the three in a row for one payload.
 ///
-/// One instance owns one libcurl handle and one libmagic handle: use it from
-/// one thread at a time (one per worker).
+/// One instance owns one libcurl handle: use it from one thread at a time (one
+/// per worker). libmagic handles come from a pool the workers share.
 public final class ServiceExtension {
     public let options: FetchOptions
     public let selection: SDKSelection
     /// Absolute path of the folder attachments are stored in, by content hash.
     public let outputDirectory: String
     private let fetcher: MediaFetcher
-    private let sniffer: Sniffer
+    private let sniffers: SnifferPool
     /// Where partial downloads are tracked until they are stored or removed.
     private let ownedPaths: OwnedPaths
 
@@ -30,28 +31,33 @@ public final class ServiceExtension {
     ///   - selection: whose extension to reproduce, or `auto`.
     ///   - outputDirectory: where attachments go; created when missing.
     ///   - ownedPaths: the registry partial downloads are tracked in (the run's, by default).
+    ///   - sniffers: libmagic handles shared with other instances; nil: a pool of one of its own.
     /// - Throws: `ServiceExtensionError` when the folder, libcurl or libmagic is unusable.
     public init(
         options: FetchOptions = FetchOptions(), selection: SDKSelection = .fixed(.notti), outputDirectory: String,
-        ownedPaths: OwnedPaths = .run
+        ownedPaths: OwnedPaths = .run, sniffers: SnifferPool? = nil
     ) throws(ServiceExtensionError) {
         let absolute = URL(fileURLWithPath: outputDirectory).standardizedFileURL.path
         do {
             try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
         } catch {
-            throw ServiceExtensionError(message: "cannot create the output folder \(absolute): \(error.localizedDescription)")
+            throw ServiceExtensionError(message: "cannot create the output folder \(absolute): \(error)")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var info = stat()
+        guard stat(absolute, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw ServiceExtensionError(message: "the output path \(absolute) is not a folder")
         }
         guard access(absolute, W_OK) == 0 else {
             throw ServiceExtensionError(message: "the output folder \(absolute) is not writable")
         }
-        do {
-            self.sniffer = try Sniffer()
-        } catch {
-            throw ServiceExtensionError(message: error.message)
+        if let sniffers {
+            self.sniffers = sniffers
+        } else {
+            do {
+                self.sniffers = try SnifferPool(size: 1)
+            } catch {
+                throw ServiceExtensionError(message: error.message)
+            }
         }
         do {
             self.fetcher = try MediaFetcher(
@@ -110,7 +116,7 @@ public final class ServiceExtension {
         let sniffedMime: String
         let leadingBytes: [UInt8]
         do {
-            sniffedMime = try sniffer.mimeType(ofFileAt: file.path, size: file.bytes)
+            sniffedMime = try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.mimeType(ofFileAt: file.path, size: file.bytes) }
             leadingBytes = try Self.leadingBytes(ofFileAt: file.path)
         } catch {
             ownedPaths.remove(file.path)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NottiMedia
 
 /// `notti-media check PATH...`: many payloads, streamed in and out in input

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NottiMedia
 
 /// `notti-media process PAYLOAD|-`: one payload through the extension's path;

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NottiMedia
 import Synchronization
 
@@ -36,7 +37,8 @@ enum Signals {
         signal(SIGXFSZ, SIG_IGN)
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
-        let waiter = Thread {
+        // Lives as long as the process; never joined.
+        _ = JoinableThread {
             var set = signalSet()
             var number: Int32 = 0
             while sigwait(&set, &number) == 0 {
@@ -47,7 +49,6 @@ enum Signals {
                 stop(by: number)
             }
         }
-        waiter.start()
     }
 
     /// A write to stdout found the reader gone (EPIPE): the run ends as SIGPIPE would end it.
@@ -58,11 +59,12 @@ enum Signals {
     private static func stop(by number: Int32) {
         guard received.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged else { return }
         cancellation.cancel()
-        let watchdog = Thread {
-            Thread.sleep(forTimeInterval: gracePeriodSeconds)
+        _ = JoinableThread {
+            var pause = timespec(tv_sec: Int(gracePeriodSeconds), tv_nsec: Int((gracePeriodSeconds.truncatingRemainder(dividingBy: 1)) * 1e9))
+            var left = timespec()
+            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
             endNow()
         }
-        watchdog.start()
     }
 
     /// Removes what this run created and exits with the first signal's status, without

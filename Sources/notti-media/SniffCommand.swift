@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NottiMedia
 
 /// `notti-media sniff FILE...`: the type decision for local files, no network.
@@ -53,10 +54,8 @@ struct SniffCommand {
 
     /// The size of a readable regular file, or nil.
     private func regularFileSize(_ path: String) -> Int? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              attributes[.type] as? FileAttributeType == .typeRegular,
-              FileManager.default.isReadableFile(atPath: path)
-        else { return nil }
-        return (attributes[.size] as? NSNumber)?.intValue
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(path, R_OK) == 0 else { return nil }
+        return Int(info.st_size)
     }
 }

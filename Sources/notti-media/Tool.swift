@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NottiMedia
 
 /// The command line as a whole: parse, dispatch, turn errors into exit codes.
@@ -18,6 +19,8 @@ enum Tool {
             Console.out(HelpText.text(for: command))
             return ExitCode.success
         case .run(let options):
+            // Before any thread starts (threads inherit the blocked signals); --help and --version need none.
+            Signals.install()
             let status: Int32
             switch options.command {
             case .process: status = ProcessCommand(options: options).run()

@@ -1,9 +1,10 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A FIFO that worker threads block on until an element arrives or it is closed.
 final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     // All state is guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = Condition()
     /// Popped slots are set to nil at once, so a popped element is freed as
     /// soon as its consumer is done with it, not when the array is compacted.
     private var elements: [Element?] = []

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// `check` as a streaming pipeline: the caller's thread reads payloads and
 /// submits them; parse workers plan each payload (profile, entries, URL
@@ -74,11 +76,18 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         writer = OrderedWriter(sequence: \.sequence)
         fetchPolicy = configuration.selection.fetchPolicy(configuration.options)
         summary = CheckSummary(networks: NetworkProfile.summarized(adding: configuration.options.network))
+        // Sniffing is CPU work of milliseconds: as many libmagic handles as cores, whatever --jobs is.
+        let sniffers: SnifferPool
+        do {
+            sniffers = try SnifferPool(size: min(jobs, max(1, ProcessInfo.processInfo.activeProcessorCount)))
+        } catch {
+            throw ServiceExtensionError(message: error.message)
+        }
         var fetchers: [Handoff<ServiceExtension>] = []
         for _ in 0..<jobs {
             fetchers.append(Handoff(value: try ServiceExtension(
                 options: configuration.options, selection: configuration.selection,
-                outputDirectory: configuration.outputDirectory)))
+                outputDirectory: configuration.outputDirectory, sniffers: sniffers)))
         }
         self.fetchers = fetchers
     }
@@ -238,7 +247,7 @@ final class PendingPayload: @unchecked Sendable {
     let isLine: Bool
     let plan: PayloadPlan
     // Guarded by `lock`; read by the one thread whose `fill` returned true.
-    private let lock = NSLock()
+    private let lock = Lock()
     private(set) var results: [String: MediaResult] = [:]
 
     init(sequence: Int, source: String, isLine: Bool, plan: PayloadPlan) {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Each distinct media URL is fetched once per run: the first
 /// payload that names it starts the fetch, later ones park until it is done,
@@ -19,7 +20,7 @@ final class MediaCache<Parked: Sendable>: @unchecked Sendable {
     }
 
     // Guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var entries: [String: Entry] = [:]
     private var fetchesStarted = 0
 

@@ -1,10 +1,11 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Puts records finished in any order back into input order: a record is
 /// emitted as soon as every earlier one has been.
 final class OrderedWriter<Record: Sendable>: @unchecked Sendable {
     // Guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var pending: [Int: Record] = [:]
     private var next = 0
     private var closed = false

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension SDKProfile {
     /// What becomes of one entry once its download is in: the type decision
@@ -99,7 +100,7 @@ extension SDKProfile {
     /// the first name: a hard link (a copy where links cannot be made). Content-
     /// addressed, so a file already there holds the same bytes.
     static func place(_ stored: String, as fileExtension: String, sha256: String) throws(Errno) -> String {
-        let folder = (stored as NSString).deletingLastPathComponent
+        let folder = String(stored[..<(stored.lastIndex(of: "/") ?? stored.startIndex)])
         let target = "\(folder)/\(sha256).\(fileExtension)"
         if target == stored || link(stored, target) == 0 || errno == EEXIST { return target }
         do {

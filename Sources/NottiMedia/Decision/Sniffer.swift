@@ -4,7 +4,7 @@ internal import CMagic
 /// Decides what bytes are, with libmagic, as the extension does.
 ///
 /// A `magic_t` is not thread-safe (eight threads on one handle crashed every
-/// run here), so each worker owns its own `Sniffer`.
+/// run here): workers borrow one at a time from a `SnifferPool`.
 public final class Sniffer {
     private let cookie: magic_t
 

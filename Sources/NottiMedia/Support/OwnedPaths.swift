@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Every file and folder this run created and may still have to remove.
@@ -9,9 +9,7 @@ import Glibc
 /// tracked folder, which only ever removes an empty folder. A run that ends
 /// early (a second signal, a watchdog) calls `removeAll` from any thread.
 ///
-/// The lock is a pthread mutex (`NSLock`), not `Synchronization.Mutex`: on Linux
-/// the latter waits on a raw futex that ThreadSanitizer cannot see, so every
-/// access under it was reported as a race.
+/// The lock is a pthread mutex (`Lock`), which ThreadSanitizer understands.
 public final class OwnedPaths: @unchecked Sendable {
     /// The process's one registry: the signal thread must reach what every worker made.
     public static let run = OwnedPaths()
@@ -24,7 +22,7 @@ public final class OwnedPaths: @unchecked Sendable {
         var closed = false
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     // Guarded by `lock`.
     private var state = State()
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NottiMedia
 
 /// The payloads named on `check`'s command line, produced lazily in a stable
@@ -37,8 +38,8 @@ struct PayloadSources {
 
     private func visit(_ path: String, willBlock: () -> Void, _ body: (CheckInput) -> Bool) -> Bool {
         if path == "-" { return lines(of: STDIN_FILENO, named: "-", willBlock: willBlock, body) }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return walk(path, willBlock: willBlock, body) }
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return walk(path, willBlock: willBlock, body) }
         if Self.isJSONLines(path) {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import NottiMedia
 
 /// `--help`: each command's prose here, its options from `OptionTable`, so
@@ -50,11 +51,11 @@ enum HelpText {
                     lines.append(gutter)
                     lines.append(String(repeating: " ", count: 25) + help)
                 } else {
-                    lines.append(gutter.padding(toLength: 25, withPad: " ", startingAt: 0) + help)
+                    lines.append(gutter.padding(25) + help)
                 }
             }
         }
-        lines.append("  -h, --help".padding(toLength: 25, withPad: " ", startingAt: 0) + "this help")
+        lines.append("  -h, --help".padding(25) + "this help")
         return lines.joined(separator: "\n")
     }
 
