@@ -11,11 +11,29 @@ struct CheckCommand {
     func run() -> Int32 {
         // Everything that can be checked is checked before the first download.
         let environment = ProcessInfo.processInfo.environment
+        var options = options
+        do {
+            try options.resolveShard(environment: environment)
+        } catch {
+            return Tool.report(error)
+        }
+        return CheckCommand(resolved: options).run(environment: environment)
+    }
+
+    private init(resolved: Options) {
+        options = resolved
+    }
+
+    init(options: Options) {
+        self.options = options
+    }
+
+    private func run(environment: [String: String]) -> Int32 {
         let sources: PayloadSources
         let outputDirectory: String
         let scratch: ScratchFolder
         do {
-            sources = try PayloadSources(paths: options.operands, cancellation: Signals.cancellation)
+            sources = try PayloadSources(paths: options.operands, cancellation: Signals.cancellation, shard: options.shard)
             outputDirectory = try AttachmentFolder.resolve(out: options.outDirectory, environment: environment)
             scratch = try ScratchFolder(environment: environment)
         } catch {
@@ -33,7 +51,7 @@ struct CheckCommand {
         let preview: HTMLPreview?
         let pipeline: CheckPipeline<RenderedRecord>
         do {
-            format = try makeFormat(scratch)
+            format = try Self.makeFormat(options, scratch: scratch)
             preview = try options.htmlPath.map { path in
                 try HTMLPreview(path: path, spool: scratch.makeSpool("the --html page"), context: PreviewContext(options: options))
             }
@@ -62,13 +80,11 @@ struct CheckCommand {
             tally.add(record)
             progress?.update(done: tally.done, failed: tally.failed)
         }
-        var position = 0
-        sources.forEach(willBlock: pipeline.flush) { input in
-            defer { position += 1 }
-            if let shard = options.shard, position % shard.count != shard.index - 1 { return true }
-            return pipeline.submit(input)
-        }
-        let summary = pipeline.finish()
+        let position = sources.forEach(willBlock: pipeline.flush) { input in pipeline.submit(input) }
+        var summary = pipeline.finish()
+        summary.strict = options.strict
+        summary.shard = options.shard
+        summary.operandsDigest = CheckSummary.digest(ofOperands: options.operands)
         progress?.clear()
         if Signals.receivedSignal == nil && position == 0 && !options.allowEmpty {
             Console.fail("check found no payload in \(options.operands.joined(separator: " ")) (folders are walked for "
@@ -92,7 +108,8 @@ struct CheckCommand {
         return verdict
     }
 
-    private func makeFormat(_ scratch: ScratchFolder) throws -> CheckFormat {
+    /// The output `--format` asks for (`check` and `merge` share it).
+    static func makeFormat(_ options: Options, scratch: ScratchFolder) throws -> CheckFormat {
         switch options.format ?? .text {
         case .text:
             let text = TextFormat(summaryOnly: options.summaryOnly, errorsOnly: options.errorsOnly)

@@ -26,6 +26,7 @@ enum Tool {
             case .process: status = ProcessCommand(options: options).run()
             case .check: status = CheckCommand(options: options).run()
             case .sniff: status = SniffCommand(options: options).run()
+            case .merge: status = MergeCommand(options: options).run()
             }
             return finalStatus(status)
         }

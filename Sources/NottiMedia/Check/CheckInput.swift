@@ -11,10 +11,13 @@ public struct CheckInput: Sendable {
     public var body: Body
     /// True for a line of JSON Lines: `source` already names the line.
     public var isLine: Bool
+    /// Its 0-based position in the whole input (all shards), once known.
+    public var index: Int?
 
-    public init(source: String, body: Body, isLine: Bool = false) {
+    public init(source: String, body: Body, isLine: Bool = false, index: Int? = nil) {
         self.source = source
         self.body = body
         self.isLine = isLine
+        self.index = index
     }
 }

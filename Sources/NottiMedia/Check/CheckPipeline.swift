@@ -180,23 +180,25 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         case .unreadable(let message):
             return record(item.sequence, Report.invalidPayload(
                 source: source, sdk: invalidSDK, error: PayloadError(message: message), strict: configuration.strict),
-                isLine: item.input.isLine)
+                isLine: item.input.isLine, index: item.input.index)
         case .bytes(let bytes):
             do {
                 payload = try Payload(json: bytes)
             } catch {
                 return record(
                     item.sequence, Report.invalidPayload(source: source, sdk: invalidSDK, error: error, strict: configuration.strict),
-                    isLine: item.input.isLine)
+                    isLine: item.input.isLine, index: item.input.index)
             }
         }
         let plan = PayloadPlan(payload, selection: configuration.selection, options: configuration.options) {
             checkedURLs.check($0, key: $1, allowHTTP: $2)
         }
         guard !plan.fetches.isEmpty else {
-            return record(item.sequence, plan.report(source: source, results: [:], strict: configuration.strict), isLine: item.input.isLine)
+            return record(
+                item.sequence, plan.report(source: source, results: [:], strict: configuration.strict),
+                isLine: item.input.isLine, index: item.input.index)
         }
-        let pending = PendingPayload(sequence: item.sequence, source: source, isLine: item.input.isLine, plan: plan)
+        let pending = PendingPayload(sequence: item.sequence, input: item.input, plan: plan)
         var ready: CheckRecord<Rendered>?
         for url in plan.fetches {
             switch cache.lookup(url.string, parking: pending) {
@@ -225,13 +227,14 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
 
     private func finishRecord(_ pending: PendingPayload) -> CheckRecord<Rendered> {
         record(
-            pending.sequence, pending.plan.report(source: pending.source, results: pending.results, strict: configuration.strict),
-            isLine: pending.isLine)
+            pending.sequence, pending.plan.report(source: pending.input.source, results: pending.results, strict: configuration.strict),
+            isLine: pending.input.isLine, index: pending.input.index)
     }
 
-    private func record(_ sequence: Int, _ report: Report, isLine: Bool) -> CheckRecord<Rendered> {
+    private func record(_ sequence: Int, _ report: Report, isLine: Bool, index: Int?) -> CheckRecord<Rendered> {
         var report = report
         report.sourceIsLine = isLine
+        report.index = index
         return CheckRecord(
             sequence: sequence, source: report.source, passed: report.passed, diagnostics: report.diagnostics,
             media: report.mediaVerdicts, attachments: report.attachments, rendered: configuration.render(report))
@@ -243,17 +246,16 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
 /// builds its record.
 final class PendingPayload: @unchecked Sendable {
     let sequence: Int
-    let source: String
-    let isLine: Bool
+    /// Where it came from (its bytes are not kept: `plan` has the payload).
+    let input: CheckInput
     let plan: PayloadPlan
     // Guarded by `lock`; read by the one thread whose `fill` returned true.
     private let lock = Lock()
     private(set) var results: [String: MediaResult] = [:]
 
-    init(sequence: Int, source: String, isLine: Bool, plan: PayloadPlan) {
+    init(sequence: Int, input: CheckInput, plan: PayloadPlan) {
         self.sequence = sequence
-        self.source = source
-        self.isLine = isLine
+        self.input = CheckInput(source: input.source, body: .unreadable(""), isLine: input.isLine, index: input.index)
         self.plan = plan
     }
 

@@ -7,6 +7,18 @@ public struct CheckSummary: Sendable {
     public var failed = 0
     /// True when the run was cancelled before it finished: the counts cover what finished.
     public var interrupted = false
+    /// Warnings failed payloads too (`--strict`).
+    public var strict = false
+    /// The shard this run checked (`--shard I/N`), if it checked one.
+    public var shard: (index: Int, count: Int)?
+    /// A digest of the run's operands: shards of one input carry the same one, so `merge` can tell.
+    public var operandsDigest: String?
+
+    /// The digest of a command line's operands, as `operandsDigest` holds it.
+    public static func digest(ofOperands operands: [String]) -> String {
+        let joined: String = operands.joined(separator: "\u{0}")
+        return SHA256.hex(of: Array(joined.utf8))
+    }
     /// Payloads per diagnostic code.
     public var codeCounts: [String: Int] = [:]
     /// Per media URL and SDK: its verdict and the payloads naming it.
@@ -66,6 +78,29 @@ public struct CheckSummary: Sendable {
         }
     }
 
+    /// Adds a media verdict named by `payloads` more payloads (a shard's summary, when merging).
+    mutating func addMedia(_ verdict: MediaVerdict, payloads: Int) {
+        if let known = media[verdict.key] {
+            media[verdict.key] = (known.verdict, known.payloads + payloads)
+        } else {
+            media[verdict.key] = (verdict, payloads)
+        }
+    }
+
+    /// Adds a host's load (a shard's summary, when merging).
+    mutating func addLoad(_ load: HostLoad) {
+        var total = hosts[load.host] ?? HostLoad(host: load.host)
+        total.downloads += load.downloads
+        total.bytes += load.bytes
+        total.notCacheableBytes += load.notCacheableBytes
+        hosts[load.host] = total
+    }
+
+    /// Adds payloads missing media on the network at `index` (a shard's summary, when merging).
+    mutating func addMissing(at index: Int, _ payloads: Int) {
+        missing[index] += payloads
+    }
+
     /// Media hosts, the most bytes first, then by name.
     public var hostLoads: [HostLoad] {
         hosts.values.sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.host < $1.host }
@@ -100,6 +135,9 @@ public struct CheckSummary: Sendable {
                 JSONMember("passed", .int(passed)),
                 JSONMember("failed", .int(failed)),
                 JSONMember("interrupted", .bool(interrupted)),
+                JSONMember("strict", .bool(strict)),
+                JSONMember("shard", shard.map { .object([JSONMember("index", .int($0.index)), JSONMember("count", .int($0.count))]) } ?? .null),
+                JSONMember("operands", .optional(operandsDigest)),
                 JSONMember("diagnostics", .object(codesByCount.map { JSONMember($0.code, .int($0.payloads)) })),
                 JSONMember("hosts", .array(hostLoads.map { load in
                     .object([

@@ -39,6 +39,9 @@ public struct Report: Sendable {
     /// True when `source` names a line of JSON Lines (`path:line`), so a
     /// position inside the payload is only a column.
     public var sourceIsLine = false
+    /// The payload's 0-based position in the whole input of a `check` run (all
+    /// shards), which `merge` joins shards' records by; nil for `process`.
+    public var index: Int?
     /// Whose extension was reproduced (under `--sdk auto`, the one detected).
     public var sdk: SDK
     public var outcome: Outcome
@@ -76,6 +79,7 @@ public struct Report: Sendable {
     public var json: JSONValue {
         .object([
             JSONMember("source", .string(source)),
+        ] + (index.map { [JSONMember("index", .int($0))] } ?? []) + (sourceIsLine ? [JSONMember("sourceIsLine", .bool(true))] : []) + [
             JSONMember("sdk", .string(sdk.rawValue)),
             JSONMember("outcome", .string(outcome.rawValue)),
             JSONMember("reason", .optional(reason?.rawValue)),

@@ -2,7 +2,7 @@ internal import CCrypto
 
 /// Streaming SHA-256 (OpenSSL's EVP interface, hardware-accelerated where the
 /// CPU has SHA extensions), the name attachments are stored under.
-final class SHA256 {
+public final class SHA256 {
     private let context: OpaquePointer
 
     init() {
@@ -36,7 +36,8 @@ final class SHA256 {
         return String(decoding: text, as: UTF8.self)
     }
 
-    static func hex(of bytes: [UInt8]) -> String {
+    /// The SHA-256 of `bytes`, as 64 lowercase hex digits.
+    public static func hex(of bytes: [UInt8]) -> String {
         let hasher = SHA256()
         bytes.withUnsafeBytes { hasher.update($0) }
         return hasher.finalizeHex()

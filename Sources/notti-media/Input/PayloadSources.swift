@@ -6,21 +6,26 @@ import NottiMedia
 /// order: files as given, folders walked for `*.json`, `*.apns`, `*.jsonl` and
 /// `*.ndjson` (sorted by path, hidden entries skipped), `.jsonl` / `.ndjson`
 /// files and `-` one payload a line.
+///
+/// Every payload has a position (0-based, in that order, over the whole input);
+/// with a shard, only the positions that are `index - 1` modulo `count` are
+/// produced, and the payload files of other positions are never opened.
 struct PayloadSources {
     let paths: [String]
     let cancellation: Cancellation
+    let shard: (index: Int, count: Int)?
 
     /// Checks that every path exists before anything runs.
     /// - Throws: `UsageError` naming the first path that does not.
-    init(paths: [String], cancellation: Cancellation) throws(UsageError) {
+    init(paths: [String], cancellation: Cancellation, shard: (index: Int, count: Int)? = nil) throws(UsageError) {
         for path in paths where path != "-" {
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw UsageError("no such file or folder: \(path)")
-            }
+            var info = stat()
+            guard stat(path, &info) == 0 else { throw UsageError("no such file or folder: \(path)") }
         }
         if paths.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input (-) can be read only once") }
         self.paths = paths
         self.cancellation = cancellation
+        self.shard = shard
     }
 
     static func isJSONLines(_ path: String) -> Bool {
@@ -28,27 +33,60 @@ struct PayloadSources {
         return lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson")
     }
 
-    /// Calls `body` with each payload until it returns false; `willBlock` runs
-    /// before reads that may block, so batched work can be handed on first.
-    func forEach(willBlock: () -> Void, _ body: (CheckInput) -> Bool) {
-        for path in paths {
-            if !visit(path, willBlock: willBlock, body) { return }
+    /// Calls `body` with each of this shard's payloads until it returns false;
+    /// `willBlock` runs before reads that may block, so batched work can be
+    /// handed on first.
+    /// - Returns: how many payloads the whole input holds (all shards), so far.
+    @discardableResult
+    func forEach(willBlock: () -> Void, _ body: (CheckInput) -> Bool) -> Int {
+        // The walk keeps both closures for its duration only.
+        withoutActuallyEscaping(willBlock) { willBlock in
+            withoutActuallyEscaping(body) { body in
+                var walk = Walk(shard: shard, willBlock: willBlock, body: body)
+                for path in paths {
+                    if !visit(path, &walk) { break }
+                }
+                return walk.position
+            }
         }
     }
 
-    private func visit(_ path: String, willBlock: () -> Void, _ body: (CheckInput) -> Bool) -> Bool {
-        if path == "-" { return lines(of: STDIN_FILENO, named: "-", willBlock: willBlock, body) }
+    /// The state of one pass: the next position, and what to call.
+    private struct Walk {
+        let shard: (index: Int, count: Int)?
+        let willBlock: () -> Void
+        let body: (CheckInput) -> Bool
+        var position = 0
+
+        /// True when the next position belongs to this shard.
+        var owns: Bool { shard.map { position % $0.count == $0.index - 1 } ?? true }
+
+        /// Hands `make()`'s input on when the position is this shard's (without
+        /// making it otherwise), and moves to the next position.
+        mutating func next(_ make: () -> CheckInput) -> Bool {
+            defer { position += 1 }
+            guard owns else { return true }
+            var input = make()
+            input.index = position
+            return body(input)
+        }
+    }
+
+    private func visit(_ path: String, _ walk: inout Walk) -> Bool {
+        if path == "-" { return lines(of: STDIN_FILENO, named: "-", &walk) }
         var info = stat()
-        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return walk(path, willBlock: willBlock, body) }
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return self.walk(path, &walk) }
         if Self.isJSONLines(path) {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
-                return body(CheckInput(source: path, body: .unreadable("cannot read: \(String(cString: strerror(errno)))")))
+                let why = String(cString: strerror(errno))
+                return walk.next { CheckInput(source: path, body: .unreadable("cannot read: \(why)")) }
             }
             defer { close(descriptor) }
-            return lines(of: descriptor, named: path, willBlock: willBlock, body)
+            return lines(of: descriptor, named: path, &walk)
         }
-        return body(single(path))
+        // Another shard's file is counted, never opened.
+        return walk.next { single(path) }
     }
 
     private func single(_ path: String) -> CheckInput {
@@ -59,16 +97,18 @@ struct PayloadSources {
         }
     }
 
-    private func lines(of descriptor: Int32, named name: String, willBlock: () -> Void, _ body: (CheckInput) -> Bool) -> Bool {
+    private func lines(of descriptor: Int32, named name: String, _ walk: inout Walk) -> Bool {
         var going = true
-        LineReader(fileDescriptor: descriptor, isCancelled: { cancellation.isCancelled }).forEachLine(willRead: willBlock) { number, line in
+        let reader = LineReader(fileDescriptor: descriptor, isCancelled: { cancellation.isCancelled })
+        reader.forEachLine(willRead: walk.willBlock) { number, line in
             let source = "\(name):\(number)"
-            switch line {
-            case .text(let bytes): going = body(CheckInput(source: source, body: .bytes(bytes), isLine: true))
-            case .tooLong:
-                going = body(CheckInput(
-                    source: source, body: .unreadable("larger than \(Payload.maxReadBytes) bytes: not a push payload"), isLine: true))
-            case .failed(let why): going = body(CheckInput(source: source, body: .unreadable("cannot read: \(why)"), isLine: true))
+            going = walk.next {
+                switch line {
+                case .text(let bytes): CheckInput(source: source, body: .bytes(bytes), isLine: true)
+                case .tooLong:
+                    CheckInput(source: source, body: .unreadable("larger than \(Payload.maxReadBytes) bytes: not a push payload"), isLine: true)
+                case .failed(let why): CheckInput(source: source, body: .unreadable("cannot read: \(why)"), isLine: true)
+                }
             }
             return going
         }
@@ -77,22 +117,23 @@ struct PayloadSources {
 
     /// Depth first, entries sorted by name; links to folders are not followed,
     /// hidden entries (`.git`, editors' `.#x.json`) are skipped.
-    private func walk(_ folder: String, willBlock: () -> Void, _ body: (CheckInput) -> Bool) -> Bool {
-        willBlock()
+    private func walk(_ folder: String, _ walk: inout Walk) -> Bool {
+        walk.willBlock()
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-            return body(CheckInput(source: folder, body: .unreadable("cannot list the folder")))
+            return walk.next { CheckInput(source: folder, body: .unreadable("cannot list the folder")) }
         }
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { continue }
-            let type = attributes[.type] as? FileAttributeType
-            if type == .typeDirectory {
-                if !walk(path, willBlock: willBlock, body) { return false }
-            } else if type == .typeRegular || type == .typeSymbolicLink {
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            let type = info.st_mode & S_IFMT
+            if type == S_IFDIR {
+                if !self.walk(path, &walk) { return false }
+            } else if type == S_IFREG || type == S_IFLNK {
                 if Self.isJSONLines(name) {
-                    if !visit(path, willBlock: willBlock, body) { return false }
-                } else if isPayloadFile(name) {
-                    if !body(single(path)) { return false }
+                    if !visit(path, &walk) { return false }
+                } else if isPayloadFile(name), !walk.next({ single(path) }) {
+                    return false
                 }
             }
         }

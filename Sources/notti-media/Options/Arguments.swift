@@ -13,7 +13,7 @@ enum Arguments {
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         let commands = Command.allCases.map(\.rawValue)
         guard let first = arguments.first else {
-            throw UsageError("no command given: expected process, check or sniff (see notti-media --help)")
+            throw UsageError("no command given: expected process, check, sniff or merge (see notti-media --help)")
         }
         switch first {
         case "--help", "-h", "help": return .help(arguments.dropFirst().first.flatMap(Command.init(rawValue:)))
@@ -22,9 +22,9 @@ enum Arguments {
         }
         guard let command = Command(rawValue: first) else {
             if first.hasPrefix("-") {
-                throw UsageError("unknown option '\(first)': a command comes first (process, check or sniff; see notti-media --help)")
+                throw UsageError("unknown option '\(first)': a command comes first (process, check, sniff or merge; see notti-media --help)")
             }
-            throw UsageError("unknown command '\(first)'\(suggestion(first, among: commands)): expected process, check or sniff (see notti-media --help)")
+            throw UsageError("unknown command '\(first)'\(suggestion(first, among: commands)): expected process, check, sniff or merge (see notti-media --help)")
         }
         var options = Options(command: command)
         var index = 1
@@ -113,6 +113,13 @@ enum Arguments {
             }
         case .sniff:
             guard !options.operands.isEmpty else { throw UsageError("sniff expects at least one FILE") }
+        case .merge:
+            guard !options.operands.isEmpty else {
+                throw UsageError("merge expects the FILEs that check --format json --shard I/N wrote, one per shard")
+            }
+            if options.summaryOnly && options.format == .junit {
+                throw UsageError("--summary-only goes with --format text or json")
+            }
         }
     }
 }

@@ -11,6 +11,7 @@ enum HelpText {
         case .process?: process + optionList(for: .process)
         case .check?: check + optionList(for: .check)
         case .sniff?: sniff + optionList(for: .sniff)
+        case .merge?: merge + optionList(for: .merge)
         }
     }
 
@@ -22,6 +23,7 @@ enum HelpText {
           notti-media process PAYLOAD|- [options]   one payload: the delivered content as JSON
           notti-media check PATH... [options]       many payloads: a verdict each and a summary
           notti-media sniff FILE... [options]       the type decision for local files, no network
+          notti-media merge FILE... [options]       join the JSON outputs of check's shards
           notti-media --help | COMMAND --help
           notti-media --version
 
@@ -94,6 +96,19 @@ enum HelpText {
         iOS's per-type attachment limit (audio 5 MB, image 10 MB, video 50 MB) allows it.
         Exit 0 when every file passes, 1 when one has an error (with --strict: a warning),
         2 for bad usage or a file that cannot be read.
+
+        Options:
+
+        """
+
+    static let merge = """
+        Usage: notti-media merge FILE... [options]
+
+        Joins the outputs of `check --format json --shard I/N` for every I of one input (one
+        FILE per shard, in any order) into exactly what one unsharded check prints: records
+        in input order, one summary, in any format. It streams: memory stays flat. A missing,
+        repeated or foreign shard (another input's) is an error naming it. Exit 0 when all
+        payloads passed, 1 when any failed, 2 for bad usage or shards that do not fit.
 
         Options:
 

@@ -43,7 +43,7 @@ enum OptionTable {
                    help: ["json (default): the content (or report) as JSON;", "text: one line saying what was delivered"]) { options, text throws(UsageError) in
             try options.format = format(text, allowed: [.text, .json], spec: "format")
         },
-        OptionSpec("format", value: "text|json|junit", [.check], expects: "text, json or junit",
+        OptionSpec("format", value: "text|json|junit", [.check, .merge], expects: "text, json or junit",
                    help: ["text (default): every diagnostic as SOURCE: SEVERITY: CODE: MESSAGE,",
                           "then a summary; json: one report per line, then a {\"summary\": ...}",
                           "record; junit: JUnit XML, a testcase per payload"]) { options, text throws(UsageError) in
@@ -53,8 +53,8 @@ enum OptionTable {
                    help: ["text (default), or one JSON record per file per line"]) { options, text throws(UsageError) in
             try options.format = format(text, allowed: [.text, .json], spec: "format")
         },
-        OptionSpec("summary-only", [.check], help: ["print only the summary (text or json)"]) { options, _ in options.summaryOnly = true },
-        OptionSpec("errors-only", [.check], help: ["text: list errors only, not warnings"]) { options, _ in options.errorsOnly = true },
+        OptionSpec("summary-only", [.check, .merge], help: ["print only the summary (text or json)"]) { options, _ in options.summaryOnly = true },
+        OptionSpec("errors-only", [.check, .merge], help: ["text: list errors only, not warnings"]) { options, _ in options.errorsOnly = true },
         OptionSpec("html", value: "FILE", [.check], expects: "FILE, the preview page to write",
                    help: ["also write a preview page: every push drawn as the phone shows", "it, media in FILE-without-extension-media/ (works offline)"]) { options, text throws(UsageError) in
             guard !text.isEmpty else { throw UsageError("--html expects FILE, the preview page to write") }
@@ -65,13 +65,23 @@ enum OptionTable {
             guard let jobs = Int(text), (1...256).contains(jobs) else { throw byName("jobs").invalid(text) }
             options.jobs = jobs
         },
-        OptionSpec("shard", value: "I/N", [.check], expects: "I/N, with 1 <= I <= N",
-                   help: ["check only the payloads at positions I-1 modulo N"]) { options, text throws(UsageError) in
+        OptionSpec("shard", value: "I/N|auto", [.check], expects: "I/N, with 1 <= I <= N, or auto",
+                   help: ["check only the payloads at positions I-1 modulo N; auto: from", "CI_NODE_INDEX/CI_NODE_TOTAL (GitLab parallel), else",
+                          "JOB_COMPLETION_INDEX (Kubernetes) with --shard-count"]) { options, text throws(UsageError) in
+            if text == "auto" {
+                options.shardAuto = true
+                return
+            }
             let parts = text.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else {
                 throw byName("shard").invalid(text)
             }
             options.shard = (index, count)
+        },
+        OptionSpec("shard-count", value: "N", [.check], expects: "N, the number of shards (1 or more)",
+                   help: ["the number of shards, for --shard auto under JOB_COMPLETION_INDEX"]) { options, text throws(UsageError) in
+            guard let count = Int(text), count >= 1 else { throw byName("shard-count").invalid(text) }
+            options.shardCount = count
         },
         OptionSpec("allow-empty", [.check], help: ["finding no payload passes (default: exit 2, it is a typo)"]) { options, _ in
             options.allowEmpty = true

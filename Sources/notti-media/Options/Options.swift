@@ -1,7 +1,7 @@
 import NottiMedia
 
 enum Command: String, CaseIterable {
-    case process, check, sniff
+    case process, check, sniff, merge
 }
 
 enum OutputFormat: String {
@@ -47,6 +47,34 @@ struct Options {
     var network: NetworkProfile?
     /// `--shard I/N`: check the payloads at positions that are I-1 modulo N.
     var shard: (index: Int, count: Int)?
+    /// `--shard auto`: I and N from the CI engine's environment (`resolveShard`).
+    var shardAuto = false
+    /// `--shard-count N`: N for `--shard auto` under a Kubernetes Indexed Job.
+    var shardCount: Int?
+
+    /// `--shard auto` made concrete: GitLab's `CI_NODE_INDEX` / `CI_NODE_TOTAL`
+    /// (1-based), else Kubernetes' `JOB_COMPLETION_INDEX` (0-based) with `--shard-count`.
+    /// - Throws: `UsageError` when the variables are missing or do not make a shard.
+    mutating func resolveShard(environment: [String: String]) throws(UsageError) {
+        guard shardAuto else { return }
+        if let indexText = environment["CI_NODE_INDEX"], let totalText = environment["CI_NODE_TOTAL"] {
+            guard let index = Int(indexText), let total = Int(totalText), total >= 1, (1...total).contains(index) else {
+                throw UsageError("--shard auto: CI_NODE_INDEX=\(indexText) and CI_NODE_TOTAL=\(totalText) do not make a shard (1 <= index <= total)")
+            }
+            shard = (index, total)
+        } else if let completionText = environment["JOB_COMPLETION_INDEX"] {
+            guard let count = shardCount else {
+                throw UsageError("--shard auto with JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) needs --shard-count N, the job's completions")
+            }
+            guard let completion = Int(completionText), (0..<count).contains(completion) else {
+                throw UsageError("--shard auto: JOB_COMPLETION_INDEX=\(completionText) is not in 0..<\(count) (--shard-count)")
+            }
+            shard = (completion + 1, count)
+        } else {
+            throw UsageError("--shard auto needs CI_NODE_INDEX and CI_NODE_TOTAL (GitLab parallel) or JOB_COMPLETION_INDEX "
+                + "with --shard-count N (a Kubernetes Indexed Job); none is set")
+        }
+    }
 
     /// Downloads are network-bound, so more than the two cores' worth.
     static let defaultJobs = 8
