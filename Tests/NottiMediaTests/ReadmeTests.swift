@@ -47,7 +47,7 @@ import Testing
             String($0.trimmingCharacters(in: CharacterSet(charactersIn: "`")).split(separator: " ").first ?? "")
         })
         var listed: Set<String> = []
-        for command in ["process", "check", "sniff"] {
+        for command in ["process", "check", "sniff", "merge"] {
             let help = try CLI.run([command, "--help"]).stdout
             for line in help.split(separator: "\n") where line.hasPrefix("  --") {
                 listed.insert(String(line.dropFirst(2).split(separator: " ").first ?? ""))
