@@ -29,9 +29,15 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // SQLite, for --cache: media verdicts and their validators, shared by runs and processes.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(
             name: "NottiMedia",
-            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto"]
+            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite"]
         ),
         .executableTarget(
             name: "notti-media",

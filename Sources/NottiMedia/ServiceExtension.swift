@@ -22,6 +22,8 @@ public final class ServiceExtension {
     private let sniffers: SnifferPool
     /// Where partial downloads are tracked until they are stored or removed.
     private let ownedPaths: OwnedPaths
+    /// `--cache`: stored verdicts to revalidate instead of downloading again.
+    private let cache: RevalidationCache?
 
     /// Partial downloads get unique names across threads of one process.
     private static let partialCounter = Atomic<Int>(0)
@@ -35,8 +37,9 @@ public final class ServiceExtension {
     /// - Throws: `ServiceExtensionError` when the folder, libcurl or libmagic is unusable.
     public init(
         options: FetchOptions = FetchOptions(), selection: SDKSelection = .fixed(.notti), outputDirectory: String,
-        ownedPaths: OwnedPaths = .run, sniffers: SnifferPool? = nil
+        ownedPaths: OwnedPaths = .run, sniffers: SnifferPool? = nil, cache: RevalidationCache? = nil
     ) throws(ServiceExtensionError) {
+        self.cache = cache
         let absolute = URL(fileURLWithPath: outputDirectory).standardizedFileURL.path
         do {
             try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
@@ -91,7 +94,15 @@ public final class ServiceExtension {
         var facts = MediaFacts(url: url.string, policy: policy)
         facts.urlExtension = url.pathExtension
         facts.host = url.host
-        let download = fetcher.fetch(url, policy: policy, to: newPartialPath(), cancellation: cancellation)
+        // With --cache, a stored copy whose file is still here is revalidated, always, never trusted blindly.
+        let stored = cache?.lookup(url: url.string, policy: policy.cacheKey).flatMap { entry in
+            FetchedMedia(cacheRecord: entry.record, url: url, policy: policy, folder: outputDirectory).map { ($0, entry) }
+        } ?? storedElsewhere(url, policy)
+        let validators = stored.flatMap { $0.1.etag != nil || $0.1.lastModified != nil ? ($0.1.etag, $0.1.lastModified) : nil }
+        let download = fetcher.fetch(url, policy: policy, to: newPartialPath(), cancellation: cancellation, validators: validators)
+        if case .notModified = download.outcome, let (media, _) = stored {
+            return .fetched(media)
+        }
         facts.finalURL = download.finalURL
         facts.redirects = download.redirects
         facts.httpStatus = download.httpStatus
@@ -107,6 +118,7 @@ public final class ServiceExtension {
         switch download.outcome {
         case .interrupted: return nil
         case .failed(let reason, let message): return .failed(facts, reason, message)
+        case .notModified: return .failed(facts, .httpError, "the server answered HTTP 304 to a request that was not conditional")
         case .file(let downloaded): file = downloaded
         }
         if cancellation?.isCancelled == true {
@@ -133,11 +145,18 @@ public final class ServiceExtension {
         facts.bytes = file.bytes
         facts.sha256 = file.sha256
         let decision = TypeDecision(sniffedMime: sniffedMime, declaredMime: download.declaredMime, urlExtension: url.pathExtension)
-        return .fetched(FetchedMedia(
+        if cache != nil { facts.cacheState = "fetched" }
+        let media = FetchedMedia(
             facts: facts, storedPath: storedPath, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
             contentDisposition: download.contentDisposition, storedURL: URL(fileURLWithPath: storedPath).absoluteString,
             nottiDecision: decision,
-            nottiWarnings: decision.diagnostics + [Lints.iOSLimitDiagnostic(type: decision.type, bytes: file.bytes)].compactMap { $0 }))
+            nottiWarnings: decision.diagnostics + [Lints.iOSLimitDiagnostic(type: decision.type, bytes: file.bytes)].compactMap { $0 })
+        if let cache, download.http?.etag != nil || download.http?.lastModified != nil {
+            cache.store(
+                url: url.string, policy: policy.cacheKey, etag: download.http?.etag, lastModified: download.http?.lastModified,
+                record: media.cacheRecord)
+        }
+        return .fetched(media)
     }
 
     /// The first 16 bytes, for the magic-number tables some SDKs type files by.
@@ -149,6 +168,21 @@ public final class ServiceExtension {
         let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard count >= 0 else { throw SnifferError(message: Errno(errno).message) }
         return Array(bytes.prefix(count))
+    }
+
+    /// A stored copy whose file lives in another run's attachment folder: linked
+    /// (or copied) into this run's first, so a 304 can reuse it here.
+    private func storedElsewhere(_ url: MediaURL, _ policy: MediaPolicy) -> (FetchedMedia, RevalidationCache.Entry)? {
+        guard let entry = cache?.lookup(url: url.string, policy: policy.cacheKey),
+              case .string(let file)? = entry.record["file"], !file.contains("/"),
+              case .string(let folder)? = entry.record["folder"], folder != outputDirectory,
+              access("\(folder)/\(file)", R_OK) == 0
+        else { return nil }
+        let target = "\(outputDirectory)/\(file)"
+        if access(target, F_OK) != 0 && link("\(folder)/\(file)", target) != 0 {
+            guard (try? FileManager.default.copyItem(atPath: "\(folder)/\(file)", toPath: target)) != nil else { return nil }
+        }
+        return FetchedMedia(cacheRecord: entry.record, url: url, policy: policy, folder: outputDirectory).map { ($0, entry) }
     }
 
     private func newPartialPath() -> String {

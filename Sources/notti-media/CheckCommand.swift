@@ -60,7 +60,7 @@ struct CheckCommand {
             pipeline = try CheckPipeline(.init(
                 jobs: options.jobs ?? Options.defaultJobs, options: Tool.fetchOptions(from: options),
                 selection: options.sdk, outputDirectory: outputDirectory, strict: options.strict,
-                cancellation: Signals.cancellation,
+                cancellation: Signals.cancellation, cache: Tool.openCache(options),
                 render: { report in RenderedRecord(line: renderer.render(report), card: card?.render(report)) }))
         } catch let error as ServiceExtensionError {
             return Tool.report(LocalError(error.message))

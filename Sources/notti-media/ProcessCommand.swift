@@ -40,7 +40,8 @@ struct ProcessCommand {
         let serviceExtension: ServiceExtension
         do {
             serviceExtension = try ServiceExtension(
-                options: Tool.fetchOptions(from: options), selection: options.sdk, outputDirectory: outputDirectory)
+                options: Tool.fetchOptions(from: options), selection: options.sdk, outputDirectory: outputDirectory,
+                cache: Tool.openCache(options))
         } catch {
             Console.fail(error.message)
             return ExitCode.localFailure

@@ -55,6 +55,17 @@ enum Tool {
         return status
     }
 
+    /// `--cache FILE` opened; a file that cannot be used is a warning, and the run goes on without it.
+    static func openCache(_ options: Options) -> RevalidationCache? {
+        guard let path = options.cachePath else { return nil }
+        do {
+            return try RevalidationCache(path: path)
+        } catch {
+            Console.fail("warning: --cache: \(error.message); going on without the cache")
+            return nil
+        }
+    }
+
     /// What the options set for every download, whichever SDK's rules apply.
     static func fetchOptions(from options: Options) -> FetchOptions {
         FetchOptions(

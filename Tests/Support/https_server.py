@@ -22,7 +22,8 @@ Routes (GET):
                               ANY (no extension, another one, or none at all)
   /repeat/N/NAME              that file's bytes N times over (real mp3 frames
                               repeated stay a playable mp3)
-  /bytes/N?mode=M[&type=CT]   N bytes of a real JPEG padded with zeros;
+  /bytes/N?mode=M[&type=CT]   N bytes of a real JPEG padded with zeros (ETag
+                              "bytes-N", and 304 to If-None-Match of it);
                               M = length (Content-Length), nolength (close
                               delimited), chunked, or lie (Content-Length: 1024
                               plus chunked encoding carrying all N bytes)
@@ -35,7 +36,13 @@ Routes (GET):
   /loop                       a 302 to itself
   /status/CODE                that status, with a small HTML body (none for 204/304)
   /empty                      200 with Content-Length 0
-  /stats                      request counts per path, as JSON
+  /versioned/KEY              a file whose content and ETag ("KEY-V") change with
+                              its version V (logo.png, photo.jpg in turn); 304
+                              to If-None-Match of the current ETag
+  /bump/KEY                   the next version of /versioned/KEY
+  /stats                      request counts per path, as JSON (and
+                              "conditional:PATH" for requests that carried
+                              If-None-Match or If-Modified-Since)
 Hostile routes:
   /endless-headers            a status line, then a header line every 0.2 s, forever
   /huge-header                a 1 MiB header line
@@ -70,6 +77,7 @@ CONTENT_TYPES = {
 media_root = "."
 counts = {}
 counts_lock = threading.Lock()
+versions = {}
 bomb = None
 bomb_lock = threading.Lock()
 
@@ -165,6 +173,14 @@ class Handler(BaseHTTPRequestHandler):
         named = {"cd": "Content-Disposition", "cc": "Cache-Control", "etag": "ETag", "lm": "Last-Modified",
                  "age": "Age", "expires": "Expires", "cookie": "Set-Cookie", "vary": "Vary"}
         headers = [(header, query[key]) for key, header in named.items() if key in query]
+        # Conditional requests, as a CDN answers them; counted per path for the tests.
+        condition = self.headers.get("If-None-Match"), self.headers.get("If-Modified-Since")
+        if any(condition):
+            with counts_lock:
+                key = "conditional:" + urllib.parse.urlsplit(self.path).path
+                counts[key] = counts.get(key, 0) + 1
+            if (condition[0] and condition[0] == query.get("etag")) or (not condition[0] and condition[1] and condition[1] == query.get("lm")):
+                return self.simple(304, b"", None, headers)
         self.simple(200, body, None if content_type == "none" else content_type, headers)
 
     def route_repeat(self, parts, query):
@@ -177,9 +193,14 @@ class Handler(BaseHTTPRequestHandler):
     def route_bytes(self, parts, query):
         n = int(parts[0])
         mode = query.get("mode", "length")
+        # The same N bytes every time: one ETag, and a 304 to a request that has it.
+        etag = '"bytes-%d"' % n
+        if self.headers.get("If-None-Match") == etag:
+            return self.simple(304, b"", None, [("ETag", etag)])
         body = padded_jpeg(n)
         self.send_response(200)
         self.send_header("Content-Type", query.get("type", "image/jpeg"))
+        self.send_header("ETag", etag)
         if mode == "length":
             self.send_header("Content-Length", str(n))
             self.end_headers()
@@ -263,6 +284,24 @@ class Handler(BaseHTTPRequestHandler):
 
     def route_empty(self, parts, query):
         self.simple(200, b"", "image/png")
+
+    def route_versioned(self, parts, query):
+        key = parts[0]
+        with counts_lock:
+            version = versions.get(key, 0)
+            if self.headers.get("If-None-Match") or self.headers.get("If-Modified-Since"):
+                counts["conditional:" + urllib.parse.urlsplit(self.path).path] = counts.get("conditional:" + urllib.parse.urlsplit(self.path).path, 0) + 1
+        etag = '"%s-%d"' % (key, version)
+        if self.headers.get("If-None-Match") == etag:
+            return self.simple(304, b"", None, [("ETag", etag)])
+        name = ["logo.png", "photo.jpg"][version % 2]
+        body = open(os.path.join(media_root, name), "rb").read()
+        self.simple(200, body, CONTENT_TYPES[os.path.splitext(name)[1]], [("ETag", etag)])
+
+    def route_bump(self, parts, query):
+        with counts_lock:
+            versions[parts[0]] = versions.get(parts[0], 0) + 1
+        self.simple(200, b"bumped", "text/plain")
 
     def route_stats(self, parts, query):
         with counts_lock:

@@ -21,13 +21,16 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         /// Warnings fail payloads too.
         public var strict: Bool
         public var cancellation: Cancellation?
+        /// `--cache`: stored verdicts to revalidate, shared by the fetch workers.
+        public var cache: RevalidationCache?
         /// Turns a finished report into the outputs' rendering; runs on worker threads.
         public var render: @Sendable (Report) -> Rendered
 
         public init(
             jobs: Int, options: FetchOptions, selection: SDKSelection, outputDirectory: String, strict: Bool,
-            cancellation: Cancellation?, render: @escaping @Sendable (Report) -> Rendered
+            cancellation: Cancellation?, cache: RevalidationCache? = nil, render: @escaping @Sendable (Report) -> Rendered
         ) {
+            self.cache = cache
             self.jobs = jobs
             self.options = options
             self.selection = selection
@@ -87,7 +90,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         for _ in 0..<jobs {
             fetchers.append(Handoff(value: try ServiceExtension(
                 options: configuration.options, selection: configuration.selection,
-                outputDirectory: configuration.outputDirectory, sniffers: sniffers)))
+                outputDirectory: configuration.outputDirectory, sniffers: sniffers, cache: configuration.cache)))
         }
         self.fetchers = fetchers
     }

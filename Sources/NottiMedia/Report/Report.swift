@@ -124,6 +124,8 @@ public struct MediaFacts: Sendable {
     var tooLargeAnnounced = false
     /// The URL's host, once the URL passed its checks (a phone requests it).
     var host: String?
+    /// With `--cache`: `fetched` (downloaded and stored) or `revalidated` (a 304 reused the stored copy).
+    public var cacheState: String?
 
     /// The least download time on each named network, once the size is known.
     public func estimate(on network: NetworkProfile) -> Int? {
@@ -175,6 +177,7 @@ public struct MediaFacts: Sendable {
             JSONMember("estimates", estimatesJSON),
             JSONMember("limits", policy.limitsJSON),
         ]
+        if let cacheState { members.append(JSONMember("cache", .string(cacheState))) }
         return .object(members)
     }
 }

@@ -23,6 +23,8 @@ final class CurlEasy {
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     /// Header lists libcurl keeps pointers to; freed with the handle.
     private var lists: [UnsafeMutablePointer<curl_slist>] = []
+    /// The request headers of the current fetch (`CURLOPT_HTTPHEADER`); replaced by the next.
+    private var requestHeaders: UnsafeMutablePointer<curl_slist>?
 
     /// - Throws: `CurlOptionError` when libcurl cannot start or take its error buffer.
     init() throws(CurlOptionError) {
@@ -47,6 +49,7 @@ final class CurlEasy {
 
     deinit {
         curl_easy_cleanup(handle)
+        curl_slist_free_all(requestHeaders)
         curl_multi_cleanup(multi)
         lists.forEach { curl_slist_free_all($0) }
         errorBuffer.deallocate()
@@ -133,6 +136,26 @@ final class CurlEasy {
             lists.append(list)
             try check("CURLOPT_CONNECT_TO", CCurlShim_setopt_slist(handle, CURLOPT_CONNECT_TO, list))
         }
+    }
+
+    /// `CURLOPT_HTTPHEADER`: extra request headers for the next transfers (the
+    /// conditional ones of `--cache`), replacing the previous ones; none clears them.
+    func setRequestHeaders(_ headers: [String]) throws(CurlOptionError) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        for header in headers {
+            guard let longer = curl_slist_append(list, header) else {
+                curl_slist_free_all(list)
+                throw CurlOptionError(option: "CURLOPT_HTTPHEADER", code: CURLE_OUT_OF_MEMORY)
+            }
+            list = longer
+        }
+        let code = CCurlShim_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
+        guard code == CURLE_OK else {
+            curl_slist_free_all(list)
+            throw CurlOptionError(option: "CURLOPT_HTTPHEADER", code: code)
+        }
+        curl_slist_free_all(requestHeaders)
+        requestHeaders = list
     }
 
     /// `CURLOPT_WRITEFUNCTION` and `CURLOPT_WRITEDATA`.

@@ -8,6 +8,8 @@ struct Download {
         case failed(Reason, String)
         /// Stopped by its cancellation; no file is left.
         case interrupted
+        /// 304 to a conditional request (`--cache`): the stored copy is still good; no file.
+        case notModified
     }
 
     /// The URL of the last request made (after any redirects).

@@ -41,7 +41,12 @@ final class MediaFetcher {
     /// tracked in the fetcher's `OwnedPaths` until the caller keeps or removes it.
     ///
     /// On any outcome but `.file` the partial file is removed before returning.
-    func fetch(_ url: MediaURL, policy: MediaPolicy, to partialPath: String, cancellation: Cancellation?) -> Download {
+    /// - Parameter validators: a stored copy's ETag and Last-Modified: the request is
+    ///   conditional, and a 304 is `.notModified`.
+    func fetch(
+        _ url: MediaURL, policy: MediaPolicy, to partialPath: String, cancellation: Cancellation?,
+        validators: (etag: String?, lastModified: String?)? = nil
+    ) -> Download {
         precondition(policy.trust == trust, "a fetcher's trust settings are fixed at creation")
         let start = ContinuousClock.now
         let deadline = start + .milliseconds(Int((policy.timeoutSeconds * 1000).rounded(.up)))
@@ -59,9 +64,12 @@ final class MediaFetcher {
             do {
                 try sink.install(on: easy)
                 try easy.restrictProtocols(to: policy.allowHTTP ? "https,http" : "https")
+                try easy.setRequestHeaders(
+                    [validators?.etag.map { "If-None-Match: \($0)" }, validators?.lastModified.map { "If-Modified-Since: \($0)" }]
+                        .compactMap { $0 })
                 try easy.setMaxFileSize(policy.maxBytes)
                 outcome = withExtendedLifetime(sink) {
-                    transfer(&download, policy: policy, sink: sink, deadline: deadline, partialPath: partialPath)
+                    transfer(&download, policy: policy, sink: sink, deadline: deadline, partialPath: partialPath, conditional: validators != nil)
                 }
             } catch {
                 outcome = Self.failure(.networkError, error.message)
@@ -80,7 +88,8 @@ final class MediaFetcher {
     }
 
     private func transfer(
-        _ download: inout Download, policy: MediaPolicy, sink: TransferSink, deadline: ContinuousClock.Instant, partialPath: String
+        _ download: inout Download, policy: MediaPolicy, sink: TransferSink, deadline: ContinuousClock.Instant, partialPath: String,
+        conditional: Bool
     ) -> Download.Outcome {
         func timeoutFailure() -> Download.Outcome { .failed(.timeout, Self.timeoutMessage(policy)) }
         func tooLargeFailure(announced: Bool) -> Download.Outcome {
@@ -138,6 +147,7 @@ final class MediaFetcher {
                 download.finalURL = next
                 continue
             }
+            if conditional && status == 304 { return .notModified }
             guard (200..<300).contains(status) else {
                 return Self.failure(.httpError, "the server answered HTTP \(status)")
             }

@@ -117,6 +117,12 @@ enum OptionTable {
             guard let network = NetworkProfile(parsing: text) else { throw byName("network").invalid(text) }
             options.network = network
         },
+        OptionSpec("cache", value: "FILE", [.process, .check], expects: "FILE, an SQLite file (created when missing)",
+                   help: ["keep verdicts and validators in FILE (SQLite, shared by runs and", "processes); later runs ask the server If-None-Match /",
+                          "If-Modified-Since and reuse them on 304. Off by default: a 304 says", "nothing about how long a full download takes now"]) { options, text throws(UsageError) in
+            guard !text.isEmpty else { throw UsageError("--cache expects FILE, an SQLite file (created when missing)") }
+            options.cachePath = text
+        },
         OptionSpec("timeout", value: "SECONDS", [.process, .check], expects: "SECONDS, a number greater than 0 and at most 86400",
                    help: ["deadline for the whole transfer (default: the SDK's, 20 for", "notti and batch, else iOS's 30 s budget for an extension)"]) { options, text throws(UsageError) in
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else { throw byName("timeout").invalid(text) }

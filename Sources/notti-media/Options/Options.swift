@@ -43,6 +43,8 @@ struct Options {
     var allowHTTP = false
     /// `--allow-empty`: a `check` that finds no payload passes instead of failing as a usage error.
     var allowEmpty = false
+    /// `--cache FILE`: the SQLite file of verdicts to revalidate instead of downloading again.
+    var cachePath: String?
     /// `--network NAME|KBITS/RTTMS`: warn where media would miss the deadline on it.
     var network: NetworkProfile?
     /// `--shard I/N`: check the payloads at positions that are I-1 modulo N.
