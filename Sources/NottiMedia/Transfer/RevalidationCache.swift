@@ -21,6 +21,8 @@ public final class RevalidationCache: @unchecked Sendable {
     /// A cache file that cannot be used: the run goes on without it.
     public struct CacheError: Error, Sendable {
         public var message: String
+        /// Another process held the file (SQLite's busy or locked): worth trying again.
+        var busy = false
     }
 
     /// Opens `path`, creating it (and its tables) when it does not exist.
@@ -36,11 +38,21 @@ public final class RevalidationCache: @unchecked Sendable {
         }
         database = handle
         sqlite3_busy_timeout(handle, 10_000)
-        do {
-            try prepareSchema()
-        } catch {
-            sqlite3_close(handle)
-            throw error
+        // Two processes creating one new cache at once: turning on WAL needs the
+        // file to itself, and SQLite answers "locked" without waiting; try again.
+        var attempts = 0
+        while true {
+            do {
+                try prepareSchema()
+                break
+            } catch where error.busy && attempts < 200 {
+                _ = try? execute("ROLLBACK")
+                attempts += 1
+                usleep(50_000)
+            } catch {
+                sqlite3_close(handle)
+                throw error
+            }
         }
     }
 
@@ -55,7 +67,7 @@ public final class RevalidationCache: @unchecked Sendable {
         do {
             tables = try query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first ?? nil }
         } catch {
-            throw CacheError(message: "\(path) is not a notti-media cache (\(error.message))")
+            throw CacheError(message: "\(path) is not a notti-media cache (\(error.message))", busy: error.busy)
         }
         if tables.isEmpty {
             try execute("PRAGMA journal_mode = WAL")
@@ -111,14 +123,17 @@ public final class RevalidationCache: @unchecked Sendable {
     // MARK: SQLite, one statement at a time
 
     private struct SQLiteError: Error {
+        var code: Int32
         var message: String
+
+        var busy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
     }
 
     private func execute(_ sql: String, _ bindings: [String?] = []) throws(CacheError) {
         do {
             _ = try run(sql, bindings)
         } catch {
-            throw CacheError(message: "\(path): \(error.message)")
+            throw CacheError(message: "\(path): \(error.message)", busy: error.busy)
         }
     }
 
@@ -128,8 +143,9 @@ public final class RevalidationCache: @unchecked Sendable {
 
     private func run(_ sql: String, _ bindings: [String?]) throws(SQLiteError) -> [[String?]] {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw SQLiteError(message: String(cString: sqlite3_errmsg(database)))
+        let prepared = sqlite3_prepare_v2(database, sql, -1, &statement, nil)
+        guard prepared == SQLITE_OK, let statement else {
+            throw SQLiteError(code: prepared, message: String(cString: sqlite3_errmsg(database)))
         }
         defer { sqlite3_finalize(statement) }
         // SQLITE_TRANSIENT: SQLite copies the text before the Swift string goes away.
@@ -151,8 +167,8 @@ public final class RevalidationCache: @unchecked Sendable {
                 })
             case SQLITE_DONE:
                 return rows
-            default:
-                throw SQLiteError(message: String(cString: sqlite3_errmsg(database)))
+            case let code:
+                throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(database)))
             }
         }
     }

@@ -42,7 +42,7 @@ final class JUnitSink: CheckSink, @unchecked Sendable {
     init(spool: Spool, shard: (index: Int, count: Int)?) {
         self.spool = spool
         suiteName = "notti-media check" + (shard.map { " (shard \($0.index)/\($0.count))" } ?? "")
-        timestamp = Self.utcTimestamp()
+        timestamp = UTCTimestamp.now()
     }
 
     func write(_ rendered: String) {
@@ -60,14 +60,5 @@ final class JUnitSink: CheckSink, @unchecked Sendable {
         Console.out("    <system-out>\(markupEscape(TextFormat.summaryText(summary)))</system-out>")
         Console.out("  </testsuite>")
         Console.out("</testsuites>")
-    }
-
-    /// `2026-11-30T06:40:00` (UTC, as JUnit readers expect: no zone suffix).
-    private static func utcTimestamp() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
     }
 }

@@ -11,11 +11,7 @@ struct PreviewContext: Sendable {
     var options: String
 
     init(options: Options) {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        made = "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min)) UTC"
+        made = UTCTimestamp.now(forPeople: true)
         tool = "notti-media \(NottiMediaVersion.string) (\(NottiMediaVersion.libraries))"
         switch options.sdk {
         case .fixed(let chosen): sdk = chosen.displayName
