@@ -2,7 +2,10 @@
 /// that really differ between SDKs: where its media entries are (`readSpec`),
 /// how the file's type is decided (`typeRule`), and how failures combine.
 /// Everything else about the path (fetching, sniffing, iOS's own rules) is shared.
-public struct SDKProfile: Sendable {
+///
+/// A class, immutable: every payload of a campaign consults its profile, and
+/// passing a reference costs one retain where copying the value cost a dozen.
+public final class SDKProfile: Sendable {
     public enum SizeCap: Sendable, Equatable {
         /// The SDK stops reading past this many bytes (Notti).
         case streamed(Int)
@@ -46,6 +49,23 @@ public struct SDKProfile: Sendable {
     public let treatsOtherSchemesAsBundleFiles: Bool
     /// Reads the payload's media entries, as the SDK's own decoder would.
     public let readSpec: @Sendable (Payload) -> MediaSpec
+
+    init(
+        sdk: SDK, mediaKeys: [[String]], refusesHTTPItself: Bool, deadlineSeconds: Double, sizeCap: SizeCap,
+        typeRule: TypeRule?, failurePolicy: FailurePolicy, identifier: IdentifierRule, treatsOtherSchemesAsBundleFiles: Bool,
+        readSpec: @escaping @Sendable (Payload) -> MediaSpec
+    ) {
+        self.sdk = sdk
+        self.mediaKeys = mediaKeys
+        self.refusesHTTPItself = refusesHTTPItself
+        self.deadlineSeconds = deadlineSeconds
+        self.sizeCap = sizeCap
+        self.typeRule = typeRule
+        self.failurePolicy = failurePolicy
+        self.identifier = identifier
+        self.treatsOtherSchemesAsBundleFiles = treatsOtherSchemesAsBundleFiles
+        self.readSpec = readSpec
+    }
 
     /// True when the payload carries one of this SDK's media keys.
     public func carriesMediaKey(_ payload: Payload) -> Bool {

@@ -15,24 +15,48 @@ public enum MediaResult: Sendable {
 }
 
 /// A downloaded file, stored by content hash, and what the response said about it.
-public struct FetchedMedia: Sendable {
+///
+/// A class, immutable: one download serves every payload that names its URL,
+/// so it is shared by reference rather than copied field by field each time.
+public final class FetchedMedia: Sendable {
     /// The transfer's facts: final URL, redirects, status, Content-Type, bytes, hash, time.
-    public var facts: MediaFacts
+    public let facts: MediaFacts
     /// Where the file is: `<sha256>.<type>` in the attachment folder, the type
     /// being Notti's (sniffed, jpg for anything else).
-    public var storedPath: String
+    public let storedPath: String
     /// What libmagic says the bytes are.
-    public var sniffedMime: String
+    public let sniffedMime: String
     /// The file's first bytes, for magic-number tables.
-    public var leadingBytes: [UInt8]
+    public let leadingBytes: [UInt8]
     /// The final response's Content-Disposition header, as sent.
-    public var contentDisposition: String?
+    public let contentDisposition: String?
     /// `storedPath` as a `file://` URL.
-    public var storedURL: String
+    public let storedURL: String
     /// Notti's type decision and the warnings it raises: they depend on this
     /// fetch only, so they are made once however many payloads name the URL.
-    public var nottiDecision: TypeDecision
-    public var nottiWarnings: [Diagnostic]
+    public let nottiDecision: TypeDecision
+    public let nottiWarnings: [Diagnostic]
+
+    init(
+        facts: MediaFacts, storedPath: String, sniffedMime: String, leadingBytes: [UInt8], contentDisposition: String?,
+        storedURL: String, nottiDecision: TypeDecision, nottiWarnings: [Diagnostic]
+    ) {
+        self.facts = facts
+        self.storedPath = storedPath
+        self.sniffedMime = sniffedMime
+        self.leadingBytes = leadingBytes
+        self.contentDisposition = contentDisposition
+        self.storedURL = storedURL
+        self.nottiDecision = nottiDecision
+        self.nottiWarnings = nottiWarnings
+    }
+
+    /// The same download with other facts (judged under another policy).
+    func with(facts: MediaFacts) -> FetchedMedia {
+        FetchedMedia(
+            facts: facts, storedPath: storedPath, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
+            contentDisposition: contentDisposition, storedURL: storedURL, nottiDecision: nottiDecision, nottiWarnings: nottiWarnings)
+    }
 }
 
 /// What became of one media entry of one payload under its SDK's rules.
@@ -64,8 +88,13 @@ extension MediaResult {
     /// of the profiles in play, and judges it under each payload's own): a
     /// stricter deadline or cap, or no http, turns it into that failure.
     public func judged(under policy: MediaPolicy) -> MediaResult {
+        // The common case, one profile for the run: nothing to judge again, nothing to copy.
+        switch self {
+        case .fetched(let media) where media.facts.policy == policy: return self
+        case .failed(let facts, _, _) where facts.policy == policy: return self
+        default: break
+        }
         var facts = self.facts
-        guard facts.policy != policy else { return self }
         facts.policy = policy
         func failed(_ reason: Reason, _ message: String) -> MediaResult {
             // As a download stopped by this policy would report it: no file.
@@ -82,7 +111,7 @@ extension MediaResult {
                 return .failed(facts, reason, facts.refusedHop.map { MediaFetcher.insecureRedirectMessage(policy, $0) } ?? message)
             default: return .failed(facts, reason, message)
             }
-        case .fetched(var media):
+        case .fetched(let media):
             if !policy.allowHTTP, let hop = facts.httpHop {
                 return failed(.insecureRedirect, MediaFetcher.insecureRedirectMessage(policy, hop))
             }
@@ -96,8 +125,7 @@ extension MediaResult {
             if let bytes = facts.bytes, bytes > policy.maxBytes {
                 return failed(.tooLarge, MediaFetcher.tooLargeMessage(policy, announced: false))
             }
-            media.facts = facts
-            return .fetched(media)
+            return .fetched(media.with(facts: facts))
         }
     }
 }

@@ -1,15 +1,18 @@
 /// What the final response said about caching, as served, and whether a CDN
 /// can cache it: every phone's request for media that is not cacheable reaches
 /// the origin at send time.
-public struct HTTPFacts: Sendable, Equatable {
-    public var cacheControl: String?
-    public var etag: String?
-    public var lastModified: String?
-    public var age: String?
-    public var expires: String?
+///
+/// A class, immutable: every payload naming the media carries the same facts,
+/// shared by reference instead of eight strings copied each time.
+public final class HTTPFacts: Sendable, Equatable {
+    public let cacheControl: String?
+    public let etag: String?
+    public let lastModified: String?
+    public let age: String?
+    public let expires: String?
     /// `Set-Cookie` was sent (its value is not kept).
-    public var setsCookie: Bool
-    public var vary: String?
+    public let setsCookie: Bool
+    public let vary: String?
     /// Why a shared cache will not keep this response, or nil when it can
     /// (decided once per fetch, not once per payload naming the media).
     public let notCacheableBecause: String?
@@ -43,6 +46,11 @@ public struct HTTPFacts: Sendable, Equatable {
         if setsCookie { return "Set-Cookie" }
         if vary?.split(separator: ",").contains(where: { $0.trimmingWhitespace() == "*" }) == true { return "Vary: *" }
         return nil
+    }
+
+    public static func == (lhs: HTTPFacts, rhs: HTTPFacts) -> Bool {
+        (lhs.cacheControl, lhs.etag, lhs.lastModified, lhs.age, lhs.expires, lhs.vary) == (rhs.cacheControl, rhs.etag, rhs.lastModified, rhs.age, rhs.expires, rhs.vary)
+            && lhs.setsCookie == rhs.setsCookie
     }
 
     public var json: JSONValue {

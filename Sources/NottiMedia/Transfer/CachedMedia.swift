@@ -36,7 +36,7 @@ extension FetchedMedia {
     /// The download `record` stored, for `url` under `policy`, with its file in
     /// `folder` (linked or copied there from `storedFolder` when it is elsewhere).
     /// - Returns: nil when the record is not whole or the file is gone.
-    init?(cacheRecord record: JSONValue, url: MediaURL, policy: MediaPolicy, folder: String) {
+    convenience init?(cacheRecord record: JSONValue, url: MediaURL, policy: MediaPolicy, folder: String) {
         guard case .string(let file)? = record["file"], !file.contains("/"), let sha256 = record["sha256"]?.stringValue,
               let bytes = record["bytes"]?.intValue, let sniffed = record["sniffedMime"]?.stringValue
         else { return nil }
