@@ -21,7 +21,7 @@ extension Report {
         let reason = json["reason"]?.stringValue.flatMap(Reason.init(rawValue:))
         self.init(
             source: source, sdk: sdk, outcome: outcome, reason: reason, media: .none, diagnostics: diagnostics,
-            content: json["content"], attachments: [], strict: strict)
+            contentSource: json["content"].map { .value($0) } ?? .none, attachments: [], strict: strict)
         index = json["index"]?.intValue
         if case .bool(true)? = json["sourceIsLine"] { sourceIsLine = true }
     }

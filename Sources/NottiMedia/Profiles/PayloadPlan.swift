@@ -108,7 +108,7 @@ public struct PayloadPlan: Sendable {
             var report = Report(
                 source: source, sdk: sdk, outcome: outcome, reason: reason, media: media,
                 diagnostics: errors + context + warnings,
-                content: NotificationContent.json(for: payload, attachments: attachments, overrides: overrides),
+                contentSource: .payload(payload, attachments: attachments, overrides: overrides),
                 attachments: attachments, strict: strict)
             report.mediaVerdicts = mediaVerdicts
             return report

@@ -49,8 +49,25 @@ public struct Report: Sendable {
     public var reason: Reason?
     public var media: Media
     public var diagnostics: [Diagnostic]
+    /// How the content is had: built when first asked for, since a text or
+    /// JUnit output of a million-payload campaign never looks at it.
+    public enum ContentSource: Sendable {
+        case none
+        case value(JSONValue)
+        case payload(Payload, attachments: [Attachment], overrides: ContentOverrides?)
+    }
+
+    public var contentSource: ContentSource
+
     /// The content as handed to iOS; nil for an invalid payload.
-    public var content: JSONValue?
+    public var content: JSONValue? {
+        switch contentSource {
+        case .none: nil
+        case .value(let value): value
+        case .payload(let payload, let attachments, let overrides):
+            NotificationContent.json(for: payload, attachments: attachments, overrides: overrides)
+        }
+    }
     /// The attached files (also in `content`'s `attachments`), in listed order.
     public var attachments: [Attachment]
     /// Warnings fail the payload too (`--strict`).
@@ -68,7 +85,7 @@ public struct Report: Sendable {
             line: error.line, column: error.column)
         return Report(
             source: source, sdk: sdk, outcome: .invalidPayload, reason: .invalidPayload, media: .none,
-            diagnostics: [diagnostic], content: nil, attachments: [], strict: strict)
+            diagnostics: [diagnostic], contentSource: .none, attachments: [], strict: strict)
     }
 
     /// No diagnostic is an error (with `strict`, no warning either).
@@ -93,39 +110,170 @@ public struct Report: Sendable {
 
 /// The `media` object of a report: every key always present, null when unknown.
 public struct MediaFacts: Sendable {
+    // Copy-on-write: every payload naming a URL carries these facts, and a
+    // campaign copies them many times a payload; a copy is one retain, and the
+    // fields are copied only when one is changed while shared.
+    private final class Storage: @unchecked Sendable {
+        var url: String
+        var finalURL: String?
+        var redirects: Int?
+        var httpStatus: Int?
+        var declaredMime: String?
+        var urlExtension: String?
+        var decision: TypeDecision?
+        var deviceType: DeviceTypeDecision?
+        var identifier: String?
+        var sniffedMime: String?
+        var bytes: Int?
+        var sha256: String?
+        var elapsedMilliseconds: Int?
+        var timings: FetchTimings?
+        var http: HTTPFacts?
+        var policy: MediaPolicy
+        var announcedBytes: Int?
+        var httpHop: RedirectHop?
+        var refusedHop: RedirectHop?
+        var tooLargeAnnounced = false
+        var host: String?
+        var cacheState: String?
+
+        init(url: String, policy: MediaPolicy) {
+            self.url = url
+            self.policy = policy
+        }
+
+        init(copying other: Storage) {
+            url = other.url
+            finalURL = other.finalURL
+            redirects = other.redirects
+            httpStatus = other.httpStatus
+            declaredMime = other.declaredMime
+            urlExtension = other.urlExtension
+            decision = other.decision
+            deviceType = other.deviceType
+            identifier = other.identifier
+            sniffedMime = other.sniffedMime
+            bytes = other.bytes
+            sha256 = other.sha256
+            elapsedMilliseconds = other.elapsedMilliseconds
+            timings = other.timings
+            http = other.http
+            policy = other.policy
+            announcedBytes = other.announcedBytes
+            httpHop = other.httpHop
+            refusedHop = other.refusedHop
+            tooLargeAnnounced = other.tooLargeAnnounced
+            host = other.host
+            cacheState = other.cacheState
+        }
+    }
+
+    private var storage: Storage
+
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+        return storage
+    }
+
     /// The URL as the payload gave it.
-    public var url: String
-    public var finalURL: String?
-    public var redirects: Int?
-    public var httpStatus: Int?
-    public var declaredMime: String?
-    public var urlExtension: String?
+    public var url: String {
+        get { storage.url }
+        set { unique().url = newValue }
+    }
+    public var finalURL: String? {
+        get { storage.finalURL }
+        set { unique().finalURL = newValue }
+    }
+    public var redirects: Int? {
+        get { storage.redirects }
+        set { unique().redirects = newValue }
+    }
+    public var httpStatus: Int? {
+        get { storage.httpStatus }
+        set { unique().httpStatus = newValue }
+    }
+    public var declaredMime: String? {
+        get { storage.declaredMime }
+        set { unique().declaredMime = newValue }
+    }
+    public var urlExtension: String? {
+        get { storage.urlExtension }
+        set { unique().urlExtension = newValue }
+    }
     /// Notti's type decision (sniffed type, SDK-side type).
-    public var decision: TypeDecision?
+    public var decision: TypeDecision? {
+        get { storage.decision }
+        set { unique().decision = newValue }
+    }
     /// Another SDK's: the extension or hint it gives, and what iOS makes of it.
-    public var deviceType: DeviceTypeDecision?
+    public var deviceType: DeviceTypeDecision? {
+        get { storage.deviceType }
+        set { unique().deviceType = newValue }
+    }
     /// The entry's identifier, for SDKs that attach several.
-    public var identifier: String?
+    public var identifier: String? {
+        get { storage.identifier }
+        set { unique().identifier = newValue }
+    }
     /// What libmagic says the bytes are.
-    public var sniffedMime: String?
-    public var bytes: Int?
-    public var sha256: String?
-    public var elapsedMilliseconds: Int?
+    public var sniffedMime: String? {
+        get { storage.sniffedMime }
+        set { unique().sniffedMime = newValue }
+    }
+    public var bytes: Int? {
+        get { storage.bytes }
+        set { unique().bytes = newValue }
+    }
+    public var sha256: String? {
+        get { storage.sha256 }
+        set { unique().sha256 = newValue }
+    }
+    public var elapsedMilliseconds: Int? {
+        get { storage.elapsedMilliseconds }
+        set { unique().elapsedMilliseconds = newValue }
+    }
     /// libcurl's phase times for the fetch (not deterministic, like `elapsedMilliseconds`).
-    public var timings: FetchTimings?
+    public var timings: FetchTimings? {
+        get { storage.timings }
+        set { unique().timings = newValue }
+    }
     /// The final response's caching headers, as served.
-    public var http: HTTPFacts?
-    public var policy: MediaPolicy
+    public var http: HTTPFacts? {
+        get { storage.http }
+        set { unique().http = newValue }
+    }
+    public var policy: MediaPolicy {
+        get { storage.policy }
+        set { unique().policy = newValue }
+    }
     // What a stricter profile's policy needs to judge the same download again
     // (`MediaResult.judged(under:)`); not part of the report.
-    var announcedBytes: Int?
-    var httpHop: RedirectHop?
-    var refusedHop: RedirectHop?
-    var tooLargeAnnounced = false
+    var announcedBytes: Int? {
+        get { storage.announcedBytes }
+        set { unique().announcedBytes = newValue }
+    }
+    var httpHop: RedirectHop? {
+        get { storage.httpHop }
+        set { unique().httpHop = newValue }
+    }
+    var refusedHop: RedirectHop? {
+        get { storage.refusedHop }
+        set { unique().refusedHop = newValue }
+    }
+    var tooLargeAnnounced: Bool {
+        get { storage.tooLargeAnnounced }
+        set { unique().tooLargeAnnounced = newValue }
+    }
     /// The URL's host, once the URL passed its checks (a phone requests it).
-    var host: String?
+    var host: String? {
+        get { storage.host }
+        set { unique().host = newValue }
+    }
     /// With `--cache`: `fetched` (downloaded and stored) or `revalidated` (a 304 reused the stored copy).
-    public var cacheState: String?
+    public var cacheState: String? {
+        get { storage.cacheState }
+        set { unique().cacheState = newValue }
+    }
 
     /// The least download time on each named network, once the size is known.
     public func estimate(on network: NetworkProfile) -> Int? {
@@ -138,8 +286,7 @@ public struct MediaFacts: Sendable {
     }
 
     public init(url: String, policy: MediaPolicy) {
-        self.url = url
-        self.policy = policy
+        storage = Storage(url: url, policy: policy)
     }
 
     public var json: JSONValue {
