@@ -94,14 +94,13 @@ public struct PayloadPlan: Sendable {
                 "the payload carries the media keys of \(([sdk] + alsoDetected).map(\.displayName).joined(separator: ", ")): "
                     + "checked as \(sdk.displayName), the first; keep one SDK's media key per payload"))
         }
-        let ownKeys = profile.presentMediaKeys(payload)
-        for other in SDK.allCases where other != sdk {
-            for key in other.profile.presentMediaKeys(payload) where !ownKeys.contains(key) {
-                context.append(Diagnostic(
-                    .warning, "foreign_media_key",
-                    "this payload has \(key), which the \(sdk.displayName) extension ignores; "
-                        + "use \(sdk.displayName)'s media key, or check the payload as \(other.displayName)'s"))
-            }
+        for (other, path, key) in SDKProfile.allMediaKeys where other != sdk && payload.root.value(at: path) != nil {
+            // CleverTap's two keys are its own even when another SDK's list names one too.
+            guard !profile.mediaKeys.contains(path) else { continue }
+            context.append(Diagnostic(
+                .warning, "foreign_media_key",
+                "this payload has \(key), which the \(sdk.displayName) extension ignores; "
+                    + "use \(sdk.displayName)'s media key, or check the payload as \(other.displayName)'s"))
         }
         var mediaVerdicts: [MediaVerdict] = []
         func finish(_ outcome: Report.Outcome, _ reason: Reason?, media: Report.Media, attachments: [Attachment], overrides: ContentOverrides?) -> Report {

@@ -67,6 +67,12 @@ public final class SDKProfile: Sendable {
         self.readSpec = readSpec
     }
 
+    /// Every SDK's media keys, as paths and dotted names, in `--sdk`'s order:
+    /// looked up once for every payload (`foreign_media_key`).
+    static let allMediaKeys: [(sdk: SDK, path: [String], dotted: String)] = SDK.allCases.flatMap { sdk in
+        sdk.profile.mediaKeys.map { (sdk, $0, $0.joined(separator: ".")) }
+    }
+
     /// True when the payload carries one of this SDK's media keys.
     public func carriesMediaKey(_ payload: Payload) -> Bool {
         presentMediaKeys(payload).isEmpty == false
