@@ -1,7 +1,7 @@
 /// Everything an extension decides about a payload before any download: whose
 /// rules apply, which entries it reads, which URLs it would fetch, and what it
 /// already knows has failed. `report` finishes the path once the downloads are in.
-public struct PayloadPlan: Sendable {
+public final class PayloadPlan: Sendable {
     public let payload: Payload
     public let profile: SDKProfile
     /// Other SDKs whose media keys the payload carries too (`--sdk auto`: `ambiguous_sdk`).

@@ -192,16 +192,26 @@ public struct JSONParser {
         let start = index
         index += 1
         // Fast path: most strings have no escapes, so they are one validated slice.
+        // Pure ASCII needs no validation, and `String(validating:)` is an unspecialised
+        // generic call that showed up in campaign profiles; most keys and values are ASCII.
         var end = index
+        var seenHighBit: UInt8 = 0
         while end < bytes.count {
             let byte = bytes[end]
             if byte == UInt8(ascii: "\"") {
-                guard let text = String(validating: bytes[index..<end], as: UTF8.self) else {
-                    throw error("invalid UTF-8 in a string", at: index)
+                let text: String
+                if seenHighBit & 0x80 == 0 {
+                    text = String(decoding: bytes[index..<end], as: UTF8.self)
+                } else {
+                    guard let validated = String(validating: bytes[index..<end], as: UTF8.self) else {
+                        throw error("invalid UTF-8 in a string", at: index)
+                    }
+                    text = validated
                 }
                 index = end + 1
                 return text
             }
+            seenHighBit |= byte
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
             end += 1
         }
