@@ -58,6 +58,18 @@ import Testing
         #expect(over[0].message.contains("4097 bytes"))
     }
 
+    /// A short text can still serialize over the limit: a raw DEL is written as \u007f.
+    /// The lint skips the count only below the worst growth, so these must be caught.
+    @Test(arguments: [(671, 4096, [String]()), (672, 4102, ["payload_too_large"])])
+    func aShortTextThatGrowsWhenSerializedIsStillCaught(dels: Int, serialized: Int, expected: [String]) throws {
+        let json = #"{"aps":{"alert":"x","mutable-content":1},"notification_id":"n","p":""#
+            + String(repeating: "\u{7F}", count: dels) + #""}"#
+        let payload = try Payload(json: Array(json.utf8))
+        #expect(payload.byteCount == 70 + dels)
+        #expect(JSONWriter.compactByteCount(payload.root) == serialized)
+        #expect(Lints.payloadDiagnostics(for: payload).map(\.code) == expected)
+    }
+
     @Test func theSizeIsCountedAsSerializedNotAsTheFileIsIndented() throws {
         let indented = "{\n" + String(repeating: " ", count: 5000) + #""aps":{"alert":"x","mutable-content":1},"notification_id":"n"}"#
         #expect(try codes(indented) == [])

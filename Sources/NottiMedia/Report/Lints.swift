@@ -4,6 +4,8 @@
 public enum Lints {
     /// APNs refuses larger payloads.
     public static let maxPayloadBytes = 4096
+    /// The most a payload grows when serialized compactly, per byte of its text.
+    static let maxSerializedGrowth = 6
 
     /// Every diagnostic code that is not a `Reason`: the lints, the type
     /// warnings and the SDK-choice warnings. With `Reason.allCases`, every code
@@ -28,8 +30,11 @@ public enum Lints {
                 .error, "no_alert",
                 "the push has no alert text: silent and badge-only pushes skip the extension; add aps.alert with a title or body"))
         }
-        let size = JSONWriter.compactByteCount(payload.root)
-        if size > maxPayloadBytes {
+        // Serializing grows a payload at most sixfold (a raw DEL, 1 byte, is written as
+        // the 6-byte \u007f; every other byte is written in at most as many bytes), so a
+        // text of up to maxPayloadBytes / 6 bytes cannot be over and needs no count.
+        if payload.byteCount * maxSerializedGrowth > maxPayloadBytes, case let size = JSONWriter.compactByteCount(payload.root),
+           size > maxPayloadBytes {
             found.append(Diagnostic(
                 .error, "payload_too_large",
                 "the payload is \(size) bytes serialized, over APNs's \(maxPayloadBytes)-byte limit: APNs rejects it; shorten the text or custom keys"))
