@@ -28,6 +28,8 @@ import Testing
         [0xEF, 0xBB, 0xBF] + Array("{\"x\":[1,2,3]}".utf8),
         Array("{\"notti_image_url\":\"https://\u{202E}evil.example/x.png\"}".utf8),
         [0x7B, 0x22, 0xC3, 0x28, 0x22, 0x3A, 0x31, 0x7D],
+        // Grows the most when serialized: a raw DEL is written as \u007f.
+        Array("{\"d\":\"".utf8) + [UInt8](repeating: 0x7F, count: 64) + Array("\u{2028}\"}".utf8),
     ])
     func hostileInputsKeepTheInvariants(bytes: [UInt8]) {
         #expect(PayloadInvariants.violation(in: bytes) == nil)

@@ -16,6 +16,10 @@ enum PayloadInvariants {
             if style == .compact, JSONWriter.compactByteCount(payload.root) != written.utf8.count {
                 return "compactByteCount disagrees with the compact output's length"
             }
+            // `payload_too_large` skips the count below this bound, so it must hold for any text.
+            if style == .compact, written.utf8.count > payload.byteCount * Lints.maxSerializedGrowth {
+                return "the compact output is more than \(Lints.maxSerializedGrowth) times the text's size"
+            }
         }
         // Every profile's report, with each URL's download failed (no network here).
         for sdk in SDK.allCases {
