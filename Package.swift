@@ -46,7 +46,7 @@ let package = Package(
             // it starts as fast as curl instead of loading a dozen shared libraries.
             // Debug builds (the tests, the sanitizers) stay dynamic.
             linkerSettings: [
-                .unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(configuration: .release)),
+                .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
             ]
         ),
         .testTarget(

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -40,11 +39,9 @@ public final class ServiceExtension {
         ownedPaths: OwnedPaths = .run, sniffers: SnifferPool? = nil, cache: RevalidationCache? = nil
     ) throws(ServiceExtensionError) {
         self.cache = cache
-        let absolute = URL(fileURLWithPath: outputDirectory).standardizedFileURL.path
-        do {
-            try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
-        } catch {
-            throw ServiceExtensionError(message: "cannot create the output folder \(absolute): \(error)")
+        let absolute = FilePaths.standardized(outputDirectory)
+        if let error = FilePaths.makeFolders(absolute, mode: 0o777) {
+            throw ServiceExtensionError(message: "cannot create the output folder \(absolute): \(error.message)")
         }
         var info = stat()
         guard stat(absolute, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
@@ -148,7 +145,7 @@ public final class ServiceExtension {
         if cache != nil { facts.cacheState = "fetched" }
         let media = FetchedMedia(
             facts: facts, storedPath: storedPath, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
-            contentDisposition: download.contentDisposition, storedURL: URL(fileURLWithPath: storedPath).absoluteString,
+            contentDisposition: download.contentDisposition, storedURL: FilePaths.fileURL(storedPath),
             nottiDecision: decision,
             nottiWarnings: decision.diagnostics + [Lints.iOSLimitDiagnostic(type: decision.type, bytes: file.bytes)].compactMap { $0 })
         if let cache, download.http?.etag != nil || download.http?.lastModified != nil {
@@ -180,7 +177,7 @@ public final class ServiceExtension {
         else { return nil }
         let target = "\(outputDirectory)/\(file)"
         if access(target, F_OK) != 0 && link("\(folder)/\(file)", target) != 0 {
-            guard (try? FileManager.default.copyItem(atPath: "\(folder)/\(file)", toPath: target)) != nil else { return nil }
+            guard (try? FilePaths.copyFile(from: "\(folder)/\(file)", to: target)) != nil else { return nil }
         }
         return FetchedMedia(cacheRecord: entry.record, url: url, policy: policy, folder: outputDirectory).map { ($0, entry) }
     }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import NottiMedia
 
@@ -10,7 +9,7 @@ struct CheckCommand {
 
     func run() -> Int32 {
         // Everything that can be checked is checked before the first download.
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessFacts.environment()
         var options = options
         do {
             try options.resolveShard(environment: environment)

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import NottiMedia
 
@@ -29,7 +28,7 @@ struct MergeCommand {
         guard let summary = CheckSummary.merged(from: records) else {
             throw UsageError("the shards' summaries cannot be merged: \(shards.map(\.path).joined(separator: ", "))")
         }
-        let scratch = try ScratchFolder(environment: ProcessInfo.processInfo.environment)
+        let scratch = try ScratchFolder(environment: ProcessFacts.environment())
         defer { scratch.remove() }
         return try withExtendedLifetime(scratch) {
             let format = try CheckCommand.makeFormat(options, scratch: scratch)

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import NottiMedia
 
@@ -10,7 +9,7 @@ struct ProcessCommand {
     func run() -> Int32 {
         let path = options.operands[0]
         let source = path
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessFacts.environment()
         let outputDirectory: String
         do {
             outputDirectory = try AttachmentFolder.resolve(out: options.outDirectory, environment: environment)

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import NottiMedia
 
@@ -18,7 +17,7 @@ struct SniffCommand {
         for path in options.operands {
             if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
             guard let bytes = regularFileSize(path) else {
-                Console.fail("cannot read \(path): \(FileManager.default.fileExists(atPath: path) ? "not a readable file" : "no such file")")
+                Console.fail("cannot read \(path): \(access(path, F_OK) == 0 ? "not a readable file" : "no such file")")
                 status = ExitCode.usage
                 continue
             }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A FIFO that worker threads block on until an element arrives or it is closed.

@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// `check` as a streaming pipeline: the caller's thread reads payloads and
@@ -82,7 +81,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         // Sniffing is CPU work of milliseconds: as many libmagic handles as cores, whatever --jobs is.
         let sniffers: SnifferPool
         do {
-            sniffers = try SnifferPool(size: min(jobs, max(1, ProcessInfo.processInfo.activeProcessorCount)))
+            sniffers = try SnifferPool(size: min(jobs, max(1, ProcessFacts.processorCount)))
         } catch {
             throw ServiceExtensionError(message: error.message)
         }
@@ -98,7 +97,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     /// Starts the workers and the writer; `emit` gets every record, in input order,
     /// on the writer thread.
     public func start(emit: @escaping @Sendable (CheckRecord<Rendered>) -> Void) {
-        let parsers = min(configuration.jobs, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let parsers = min(configuration.jobs, max(1, ProcessFacts.processorCount))
         parseThreads = (0..<max(1, parsers)).map { _ in JoinableThread { self.parseLoop() } }
         fetchThreads = fetchers.map { fetcher in JoinableThread { self.fetchLoop(fetcher.value) } }
         writerThread = JoinableThread {

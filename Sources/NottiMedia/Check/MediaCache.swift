@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Each distinct media URL is fetched once per run: the first

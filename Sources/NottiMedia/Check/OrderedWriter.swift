@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Puts records finished in any order back into input order: a record is

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 extension SDKProfile {
@@ -82,7 +81,7 @@ extension SDKProfile {
                     + "iOS may refuse or misrender it; serve a \(recognised.rawValue) file there, or fix \(decision.source)"))
         }
         let attachment = Attachment(
-            identifier: identifier(for: entry, decision: decision), fileURL: URL(fileURLWithPath: path).absoluteString,
+            identifier: identifier(for: entry, decision: decision), fileURL: FilePaths.fileURL(path),
             filePath: path, fileExtension: fileExtension, uti: recognised.uti, kind: recognised.kind,
             mimeType: media.sniffedMime, size: bytes, sha256: facts.sha256 ?? "", typeHint: decision.hint, options: entry.options)
         return .attached(attachment, facts: facts, warnings: warnings)
@@ -103,8 +102,8 @@ extension SDKProfile {
         let folder = String(stored[..<(stored.lastIndex(of: "/") ?? stored.startIndex)])
         let target = "\(folder)/\(sha256).\(fileExtension)"
         if target == stored || link(stored, target) == 0 || errno == EEXIST { return target }
-        do {
-            try FileManager.default.copyItem(atPath: stored, toPath: target)
+        do throws(Errno) {
+            try FilePaths.copyFile(from: stored, to: target)
         } catch {
             if access(target, F_OK) == 0 { return target }
             throw Errno(EIO)

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// Every file and folder this run created and may still have to remove.

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 /// A download as `--cache` keeps it: every fact its verdicts are made from, and
@@ -72,7 +71,7 @@ extension FetchedMedia {
         let decision = TypeDecision(sniffedMime: sniffed, declaredMime: facts.declaredMime, urlExtension: url.pathExtension)
         self.init(
             facts: facts, storedPath: path, sniffedMime: sniffed, leadingBytes: leading,
-            contentDisposition: record["contentDisposition"]?.stringValue, storedURL: URL(fileURLWithPath: path).absoluteString,
+            contentDisposition: record["contentDisposition"]?.stringValue, storedURL: FilePaths.fileURL(path),
             nottiDecision: decision,
             nottiWarnings: decision.diagnostics + [Lints.iOSLimitDiagnostic(type: decision.type, bytes: bytes)].compactMap { $0 })
     }

@@ -18,13 +18,13 @@ enum AttachmentFolder {
     /// `--out DIR`: created with its parents when missing (as `mkdir -p` would);
     /// it must then be a folder this user can write in.
     static func prepare(explicit path: String) throws(LocalError) -> String {
-        let absolute = Self.absolute(path)
+        let absolute = FilePaths.absolute(path)
         var info = stat()
         if stat(absolute, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else {
                 throw LocalError("--out \(path) is a file, not a folder")
             }
-        } else if let error = makeFolders(absolute, mode: 0o777) {
+        } else if let error = FilePaths.makeFolders(absolute, mode: 0o777) {
             throw LocalError("--out: cannot create the folder \(path): \(error.message)")
         }
         guard access(absolute, W_OK) == 0 else {
@@ -46,7 +46,7 @@ enum AttachmentFolder {
         } else {
             throw LocalError("no folder for attachments: neither XDG_CACHE_HOME nor HOME is an absolute path; pass --out DIR")
         }
-        if let error = makeFolders(cacheHome, mode: 0o700) {
+        if let error = FilePaths.makeFolders(cacheHome, mode: 0o700) {
             throw LocalError("cannot create the cache folder \(cacheHome): \(error.message); pass --out DIR")
         }
         let tool = cacheHome + "/notti-media"
@@ -85,27 +85,5 @@ enum AttachmentFolder {
         guard info.st_uid == geteuid() else {
             throw LocalError("refusing \(path): it is owned by user \(info.st_uid), not by you (user \(geteuid())); pass --out DIR")
         }
-    }
-
-    /// `mkdir -p`: each missing folder along `path`, with `mode` (less the umask).
-    /// - Returns: nil when the folder exists afterwards, else why not.
-    static func makeFolders(_ path: String, mode: mode_t) -> Errno? {
-        var prefix = ""
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            prefix += "/" + component
-            if mkdir(prefix, mode) != 0 && errno != EEXIST { return Errno(errno) }
-        }
-        var info = stat()
-        guard stat(path, &info) == 0 else { return Errno(errno) }
-        return info.st_mode & S_IFMT == S_IFDIR ? nil : Errno(ENOTDIR)
-    }
-
-    /// `path` made absolute against the working folder, `.` and `..` kept as written.
-    static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return path }
-        let folder = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return folder.hasSuffix("/") ? folder + path : folder + "/" + path
     }
 }

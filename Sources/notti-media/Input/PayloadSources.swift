@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import NottiMedia
 
@@ -119,7 +118,7 @@ struct PayloadSources {
     /// hidden entries (`.git`, editors' `.#x.json`) are skipped.
     private func walk(_ folder: String, _ walk: inout Walk) -> Bool {
         walk.willBlock()
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+        guard let names = try? FilePaths.contents(ofFolder: folder) else {
             return walk.next { CheckInput(source: folder, body: .unreadable("cannot list the folder")) }
         }
         for name in names.sorted() where !name.hasPrefix(".") {

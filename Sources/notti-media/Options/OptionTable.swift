@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import NottiMedia
 
@@ -141,7 +140,7 @@ enum OptionTable {
         },
         OptionSpec("cacert", value: "FILE", [.process, .check], expects: "FILE, a PEM file of CA certificates",
                    help: ["also trust the CA certificates in FILE (PEM; at least one)"]) { options, text throws(UsageError) in
-            guard FileManager.default.isReadableFile(atPath: text) else { throw UsageError("--cacert: cannot read '\(text)'") }
+            guard access(text, R_OK) == 0 else { throw UsageError("--cacert: cannot read '\(text)'") }
             let certificates: Int
             do {
                 certificates = try CertificateFile.certificateCount(atPath: text)
@@ -151,7 +150,7 @@ enum OptionTable {
             guard certificates > 0 else {
                 throw UsageError("--cacert expects FILE, a PEM file of CA certificates, but '\(text)' holds no PEM certificate")
             }
-            options.caFile = URL(fileURLWithPath: text).standardizedFileURL.path
+            options.caFile = FilePaths.standardized(text)
         },
         OptionSpec("connect-to", value: "H:P:CH:CP", [.process, .check], expects: "HOST:PORT:CONNECT-HOST:CONNECT-PORT",
                    help: ["connect to CH:CP whenever H:P is asked for (repeatable)"]) { options, text throws(UsageError) in

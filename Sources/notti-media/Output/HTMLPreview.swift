@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import NottiMedia
 
@@ -26,19 +25,19 @@ final class HTMLPreview: @unchecked Sendable {
     /// before any download.
     /// - Throws: `UsageError` when `path` is a folder; `LocalError` when a folder cannot be made.
     init(path: String, spool: Spool, context: PreviewContext) throws {
-        let page = URL(fileURLWithPath: path).standardizedFileURL
+        let page = FilePaths.standardized(path)
         var info = stat()
-        if stat(page.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+        if stat(page, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
             throw UsageError("--html expects a FILE to write, but \(path) is a folder")
         }
-        let folder = page.deletingPathExtension().path + "-media"
+        let folder = FilePaths.deletingExtension(page) + "-media"
         // Like --out, the page's folder is created when missing (`--html out/report.html` on a clean clone).
-        if let error = AttachmentFolder.makeFolders(folder, mode: 0o777) {
+        if let error = FilePaths.makeFolders(folder, mode: 0o777) {
             throw LocalError("--html: cannot create \(folder): \(error.message)")
         }
-        self.pagePath = page.path
+        self.pagePath = page
         self.mediaFolder = folder
-        self.card = HTMLCard(mediaFolderName: URL(fileURLWithPath: folder).lastPathComponent)
+        self.card = HTMLCard(mediaFolderName: FilePaths.lastComponent(folder))
         self.spool = spool
         self.context = context
     }
@@ -47,12 +46,12 @@ final class HTMLPreview: @unchecked Sendable {
     func add(_ record: CheckRecord<RenderedRecord>, card html: String) {
         if record.diagnostics.contains(where: { $0.severity == .warning }) { warned += 1 }
         for attachment in record.attachments where copied.insert(attachment.filePath).inserted {
-            let name = URL(fileURLWithPath: attachment.filePath).lastPathComponent
+            let name = FilePaths.lastComponent(attachment.filePath)
             let target = "\(mediaFolder)/\(name)"
             // Named by content hash: a file already there holds the same bytes.
             if access(target, F_OK) != 0 && link(attachment.filePath, target) != 0 {
                 do {
-                    try FileManager.default.copyItem(atPath: attachment.filePath, toPath: target)
+                    try FilePaths.copyFile(from: attachment.filePath, to: target)
                 } catch {
                     if mediaFailure == nil { mediaFailure = "cannot place \(name) in \(mediaFolder)" }
                 }
@@ -67,7 +66,7 @@ final class HTMLPreview: @unchecked Sendable {
     /// - Throws: `LocalError` when the page or its media cannot be written.
     func finish(_ summary: CheckSummary) throws(LocalError) {
         if let mediaFailure { throw LocalError("--html: \(mediaFailure)") }
-        let folder = URL(fileURLWithPath: pagePath).deletingLastPathComponent().path
+        let folder = FilePaths.parent(pagePath)
         // Created exclusively with the user's usual mode (0666 less the umask), as the page will be.
         let temporary = "\(folder)/.notti-media-page-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).partial"
         let descriptor: Int32

@@ -1,0 +1,24 @@
+import Glibc
+
+/// The process's environment and the number of CPUs, read from Glibc
+/// (see `FilePaths` for why not Foundation's `ProcessInfo`).
+public enum ProcessFacts {
+    /// The environment variables, `NAME=value` split at the first `=`; the first of a repeated name wins.
+    public static func environment() -> [String: String] {
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "="), variables[String(text[..<equals])] == nil {
+                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return variables
+    }
+
+    /// The CPUs online, at least 1: what sizes the pools of parsers and libmagic handles.
+    public static var processorCount: Int {
+        max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    }
+}
