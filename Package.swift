@@ -30,11 +30,8 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         // SQLite, for --cache: media verdicts and their validators, shared by runs and processes.
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]
-        ),
+        // Its header from libsqlite3-dev; the library itself is loaded on first use (see CSQLite.h).
+        .target(name: "CSQLite"),
         .target(
             name: "NottiMedia",
             dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite"]

@@ -112,4 +112,27 @@ import Testing
         #expect(states.count == 40)
         #expect(states.allSatisfy { $0 == "revalidated" }, "\(Set(states))")
     }
+
+    /// Loading libsqlite3 cost every start-up 0.2 ms: the binary does not name
+    /// it, and a run loads it only when --cache is given (ld.so's own log says which).
+    @Test func sqliteIsLoadedOnlyForACache() throws {
+        let dynamic = try CLI.run(executable: "/usr/bin/env", ["readelf", "-d", CLI.binary])
+        #expect(dynamic.status == 0)
+        #expect(dynamic.stdout.contains("libcurl"), "readelf lists the libraries the binary needs")
+        #expect(!dynamic.stdout.contains("libsqlite3"))
+
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = server.url("/u/\(UUID().uuidString)/media/logo.png?etag=%22v1%22")
+        let out = ["--cacert", Paths.testCA, "--out", folder.appendingPathComponent("out").path]
+        let plain = try CLI.run(["process", "-"] + out, stdin: payload(url: url), environment: ["LD_DEBUG": "files"])
+        #expect(plain.status == 0)
+        #expect(plain.stderr.contains("libcurl"), "LD_DEBUG=files logs every library loaded")
+        #expect(!plain.stderr.contains("libsqlite3"))
+        let cached = try CLI.run(
+            ["process", "-", "--cache", folder.appendingPathComponent("verdicts.sqlite").path] + out,
+            stdin: payload(url: url), environment: ["LD_DEBUG": "files"])
+        #expect(cached.status == 0)
+        #expect(cached.stderr.contains("libsqlite3.so.0"))
+    }
 }

@@ -29,15 +29,18 @@ public final class RevalidationCache: @unchecked Sendable {
     /// - Throws: `CacheError` saying why the file cannot be used.
     public init(path: String) throws(CacheError) {
         self.path = path
+        if let failure = csqlite_load() {
+            throw CacheError(message: "cannot open \(path): \(String(cString: failure))")
+        }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
-        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
-            let why = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close(handle)
+        guard csqlite_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
+            let why = handle.map { String(cString: csqlite_errmsg($0)) } ?? "out of memory"
+            csqlite_close(handle)
             throw CacheError(message: "cannot open \(path): \(why)")
         }
         database = handle
-        sqlite3_busy_timeout(handle, 10_000)
+        csqlite_busy_timeout(handle, 10_000)
         // Two processes creating one new cache at once: turning on WAL needs the
         // file to itself, and SQLite answers "locked" without waiting; try again.
         var attempts = 0
@@ -50,14 +53,14 @@ public final class RevalidationCache: @unchecked Sendable {
                 attempts += 1
                 usleep(50_000)
             } catch {
-                sqlite3_close(handle)
+                csqlite_close(handle)
                 throw error
             }
         }
     }
 
     deinit {
-        sqlite3_close(database)
+        csqlite_close(database)
     }
 
     /// Reads what the file is before anything is written to it: an empty
@@ -143,32 +146,32 @@ public final class RevalidationCache: @unchecked Sendable {
 
     private func run(_ sql: String, _ bindings: [String?]) throws(SQLiteError) -> [[String?]] {
         var statement: OpaquePointer?
-        let prepared = sqlite3_prepare_v2(database, sql, -1, &statement, nil)
+        let prepared = csqlite_prepare_v2(database, sql, -1, &statement, nil)
         guard prepared == SQLITE_OK, let statement else {
-            throw SQLiteError(code: prepared, message: String(cString: sqlite3_errmsg(database)))
+            throw SQLiteError(code: prepared, message: String(cString: csqlite_errmsg(database)))
         }
-        defer { sqlite3_finalize(statement) }
+        defer { csqlite_finalize(statement) }
         // SQLITE_TRANSIENT: SQLite copies the text before the Swift string goes away.
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         for (index, value) in bindings.enumerated() {
             if let value {
-                sqlite3_bind_text(statement, Int32(index + 1), value, -1, transient)
+                csqlite_bind_text(statement, Int32(index + 1), value, -1, transient)
             } else {
-                sqlite3_bind_null(statement, Int32(index + 1))
+                csqlite_bind_null(statement, Int32(index + 1))
             }
         }
         var rows: [[String?]] = []
         while true {
-            switch sqlite3_step(statement) {
+            switch csqlite_step(statement) {
             case SQLITE_ROW:
-                let columns = sqlite3_column_count(statement)
+                let columns = csqlite_column_count(statement)
                 rows.append((0..<columns).map { column in
-                    sqlite3_column_text(statement, column).map { String(cString: $0) }
+                    csqlite_column_text(statement, column).map { String(cString: $0) }
                 })
             case SQLITE_DONE:
                 return rows
             case let code:
-                throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(database)))
+                throw SQLiteError(code: code, message: String(cString: csqlite_errmsg(database)))
             }
         }
     }
