@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 
 /// `check` as a streaming pipeline: the caller's thread reads payloads and
@@ -49,7 +48,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     /// Most payloads between submitted and written.
     public let windowSize: Int
     private let batchLimit: Int
-    private let window: DispatchSemaphore
+    private let window: Semaphore
     private let parseQueue = BlockingQueue<[Numbered]>()
     private let fetchQueue = BlockingQueue<MediaURL>()
     private let cache = MediaCache<PendingPayload>()
@@ -74,7 +73,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         let jobs = max(1, configuration.jobs)
         windowSize = max(64, jobs * 64)
         batchLimit = 64
-        window = DispatchSemaphore(value: windowSize)
+        window = Semaphore(value: windowSize)
         writer = OrderedWriter(sequence: \.sequence)
         fetchPolicy = configuration.selection.fetchPolicy(configuration.options)
         summary = CheckSummary(networks: NetworkProfile.summarized(adding: configuration.options.network))
@@ -112,10 +111,10 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     /// Queues one payload; blocks while the window is full.
     /// - Returns: false once the run is cancelled: stop reading.
     public func submit(_ input: CheckInput) -> Bool {
-        if window.wait(timeout: .now()) == .timedOut {
+        if !window.wait(milliseconds: 0) {
             // Whatever is batched holds window slots: hand it to the workers before waiting.
             flush()
-            while window.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            while !window.wait(milliseconds: 100) {
                 if isCancelled { return false }
             }
         }

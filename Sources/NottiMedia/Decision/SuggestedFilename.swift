@@ -60,7 +60,7 @@ public enum SuggestedFilename {
     /// The last component of a URL's path, percent-decoded; "" when the path ends in `/`.
     static func lastPathComponent(of url: String) -> String {
         var rest = Substring(url)
-        if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...] }
+        if let scheme = rest.range(ofBytes: "://") { rest = rest[scheme.upperBound...] }
         if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
         guard let slash = rest.firstIndex(of: "/") else { return "" }
         let path = rest[slash...]

@@ -70,7 +70,7 @@ public enum TypeRule: Sendable {
             var ext = SuggestedFilename.pathExtension(of: name)
             var source = inputs.contentDisposition.flatMap(SuggestedFilename.filename(inContentDisposition:)) != nil
                 ? "the Content-Disposition file name" : "the URL's file name"
-            if ext == nil, imageSubtypeFallback, let type = inputs.contentType, let range = type.firstRange(of: "image/") {
+            if ext == nil, imageSubtypeFallback, let type = inputs.contentType, let range = type.range(ofBytes: "image/") {
                 ext = String(type[range.upperBound...])
                 source = "the Content-Type"
             }

@@ -58,7 +58,7 @@ public final class PayloadPlan: Sendable {
         for entry: MediaEntry, profile: SDKProfile, policy: MediaPolicy, checkURL: (JSONValue?, String, Bool) -> MediaURL.Verdict
     ) -> PlannedEntry.Step {
         if profile.treatsOtherSchemesAsBundleFiles, case .string(let text) = entry.value, !text.isEmpty {
-            let scheme = text.firstRange(of: "://").map { text[..<$0.lowerBound].lowercased() }
+            let scheme = text.range(ofBytes: "://").map { text[..<$0.lowerBound].lowercased() }
             if scheme != "http" && scheme != "https" {
                 return .bundleResource(
                     "\(entry.key) is \(quoted(text)), not an http(s) URL: \(profile.sdk.displayName) attaches the file of that name "

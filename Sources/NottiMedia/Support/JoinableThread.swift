@@ -7,8 +7,7 @@ import Glibc
 public final class JoinableThread: @unchecked Sendable {
     private final class Body {
         let run: @Sendable () -> Void
-        /// Starts `run` on a new OS thread at once.
-    public init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
     private var handle = pthread_t()

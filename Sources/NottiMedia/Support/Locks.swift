@@ -38,7 +38,12 @@ final class Condition: @unchecked Sendable {
     init() {
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
+        // Timed waits measure on the monotonic clock: setting the wall clock cannot stretch them.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -50,6 +55,43 @@ final class Condition: @unchecked Sendable {
     func unlock() { mutex.unlock() }
     /// Called with the lock held; returns with it held again.
     func wait() { pthread_cond_wait(condition, mutex.raw) }
+    /// As `wait`, for at most `milliseconds`. - Returns: false when the time ran out.
+    func wait(milliseconds: Int) -> Bool {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        let nanoseconds = Int(time.tv_nsec) + milliseconds % 1000 * 1_000_000
+        time.tv_sec += milliseconds / 1000 + nanoseconds / 1_000_000_000
+        time.tv_nsec = nanoseconds % 1_000_000_000
+        return pthread_cond_timedwait(condition, mutex.raw, &time) != ETIMEDOUT
+    }
     func signal() { pthread_cond_signal(condition) }
     func broadcast() { pthread_cond_broadcast(condition) }
+}
+
+/// A counting semaphore on `Condition` (in place of `DispatchSemaphore`, which
+/// linked libdispatch into the binary for this one use).
+final class Semaphore: @unchecked Sendable {
+    private let condition = Condition()
+    // Guarded by `condition`.
+    private var value: Int
+
+    init(value: Int) { self.value = value }
+
+    func signal() {
+        condition.lock()
+        value += 1
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Takes one unit, waiting at most `milliseconds` (0: only if one is free now).
+    /// - Returns: false when none came in time.
+    func wait(milliseconds: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if value == 0 && milliseconds > 0 { _ = condition.wait(milliseconds: milliseconds) }
+        guard value > 0 else { return false }
+        value -= 1
+        return true
+    }
 }

@@ -48,7 +48,7 @@ final class MediaFetcher {
         validators: (etag: String?, lastModified: String?)? = nil
     ) -> Download {
         precondition(policy.trust == trust, "a fetcher's trust settings are fixed at creation")
-        let start = ContinuousClock.now
+        let start = MonotonicInstant.now
         let deadline = start + .milliseconds(Int((policy.timeoutSeconds * 1000).rounded(.up)))
         var download = Download(
             finalURL: url.string, redirects: 0, httpStatus: nil, declaredMime: nil,
@@ -88,7 +88,7 @@ final class MediaFetcher {
     }
 
     private func transfer(
-        _ download: inout Download, policy: MediaPolicy, sink: TransferSink, deadline: ContinuousClock.Instant, partialPath: String,
+        _ download: inout Download, policy: MediaPolicy, sink: TransferSink, deadline: MonotonicInstant, partialPath: String,
         conditional: Bool
     ) -> Download.Outcome {
         func timeoutFailure() -> Download.Outcome { .failed(.timeout, Self.timeoutMessage(policy)) }
@@ -97,7 +97,7 @@ final class MediaFetcher {
             return .failed(.tooLarge, Self.tooLargeMessage(policy, announced: announced))
         }
         while true {
-            let remaining = deadline - ContinuousClock.now
+            let remaining = deadline - MonotonicInstant.now
             guard remaining > .zero else { return timeoutFailure() }
             do {
                 try easy.setURL(download.finalURL)
@@ -229,8 +229,8 @@ final class MediaFetcher {
         }
     }
 
-    static func milliseconds(since start: ContinuousClock.Instant) -> Int {
-        milliseconds(ContinuousClock.now - start)
+    static func milliseconds(since start: MonotonicInstant) -> Int {
+        milliseconds(MonotonicInstant.now - start)
     }
 
     /// Whole milliseconds, rounded down.

@@ -22,7 +22,7 @@ final class TransferSink {
     private let easy: UnsafeMutableRawPointer
     private let fileDescriptor: Int32
     private let maxBytes: Int
-    private let deadline: ContinuousClock.Instant
+    private let deadline: MonotonicInstant
     private let cancellation: Cancellation?
 
     private(set) var bytes = 0
@@ -38,7 +38,7 @@ final class TransferSink {
     private static let maxSkippedRedirectBody = 1 << 20
 
     init(
-        easy: CurlEasy, fileDescriptor: Int32, maxBytes: Int, deadline: ContinuousClock.Instant,
+        easy: CurlEasy, fileDescriptor: Int32, maxBytes: Int, deadline: MonotonicInstant,
         cancellation: Cancellation?, denyPrivateNetworks: Bool
     ) {
         self.denyPrivateNetworks = denyPrivateNetworks
@@ -100,7 +100,7 @@ final class TransferSink {
             stop = .cancelled
             return false
         }
-        if ContinuousClock.now >= deadline {
+        if MonotonicInstant.now >= deadline {
             stop = .deadline
             return false
         }

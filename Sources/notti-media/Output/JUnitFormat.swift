@@ -35,7 +35,7 @@ struct JUnitRenderer: CheckRenderer {
 final class JUnitSink: CheckSink, @unchecked Sendable {
     private let spool: Spool
     private let suiteName: String
-    private let started = ContinuousClock.now
+    private let started = MonotonicInstant.now
     private let timestamp: String
 
     /// - Parameter shard: `(index, count)` when the run checks one shard; it goes in the suite's name.
@@ -51,7 +51,7 @@ final class JUnitSink: CheckSink, @unchecked Sendable {
 
     func finish(_ summary: CheckSummary) throws(LocalError) {
         let name = suiteName + (summary.interrupted ? " (interrupted)" : "")
-        let seconds = NumberText.decimal(((ContinuousClock.now - started) / .milliseconds(1)).rounded() / 1000)
+        let seconds = NumberText.decimal(((MonotonicInstant.now - started) / .milliseconds(1)).rounded() / 1000)
         Console.out("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
         Console.out("<testsuites name=\"notti-media\" tests=\"\(summary.payloads)\" failures=\"\(summary.failed)\" errors=\"0\" time=\"\(seconds)\">")
         Console.out("  <testsuite name=\"\(markupEscape(name))\" tests=\"\(summary.payloads)\" failures=\"\(summary.failed)\" errors=\"0\" skipped=\"0\""

@@ -1,16 +1,17 @@
 import Glibc
+import NottiMedia
 
 /// The live line a person watching a terminal sees on stderr during `check`:
 /// payloads done, failures so far, current rate. Redrawn at most ten times a
 /// second; never written when stderr is not a terminal.
 final class ProgressLine: @unchecked Sendable {
     // Used by the writer thread only.
-    private let start = ContinuousClock.now
-    private var lastDrawn = ContinuousClock.now
+    private let start = MonotonicInstant.now
+    private var lastDrawn = MonotonicInstant.now
     private var drawn = false
 
     func update(done: Int, failed: Int) {
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         guard now - lastDrawn >= .milliseconds(100) else { return }
         lastDrawn = now
         let seconds = (now - start) / .seconds(1)
