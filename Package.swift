@@ -1,6 +1,30 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// This checkout's folder: linker flags need absolute paths.
+let packageRoot = String(#filePath.prefix(upTo: #filePath.lastIndex(of: "/")!))
+
+/// Release code gets one section per function, so the link can lay out the
+/// functions a run uses side by side (link/symbol-order.txt).
+let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+
+/// How the build users get (`swift build -c release`) links, so it starts as
+/// fast as `curl --version` and stays small in memory (docs/lean-binary.md):
+/// the Swift runtime and the C++ runtime it needs are linked in rather than
+/// loaded (link/libstdc++.so points the linker at the static archive); lld packs
+/// the relative relocations (DT_RELR, fewer pages to read at start-up) and lays
+/// out the functions in link/symbol-order.txt first, side by side, since the
+/// kernel maps code 64 KB at a time. Debug builds (tests, sanitizers) stay dynamic.
+let leanRelease: [LinkerSetting] = [
+    .unsafeFlags([
+        "-static-stdlib", "-use-ld=lld", "-L\(packageRoot)/link",
+        "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+        "-Xlinker", "--symbol-ordering-file=\(packageRoot)/link/symbol-order.txt",
+        // A list from an older build may name functions that are gone: harmless.
+        "-Xlinker", "--no-warn-symbol-ordering",
+    ], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "notti-media",
     products: [
@@ -34,17 +58,14 @@ let package = Package(
         .target(name: "CSQLite"),
         .target(
             name: "NottiMedia",
-            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite"]
+            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite"],
+            swiftSettings: functionSections
         ),
         .executableTarget(
             name: "notti-media",
             dependencies: ["NottiMedia"],
-            // The build users get (`swift build -c release`) links the Swift runtime in:
-            // it starts as fast as curl instead of loading a dozen shared libraries.
-            // Debug builds (the tests, the sanitizers) stay dynamic.
-            linkerSettings: [
-                .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
-            ]
+            swiftSettings: functionSections,
+            linkerSettings: leanRelease
         ),
         .testTarget(
             name: "NottiMediaTests",
