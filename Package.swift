@@ -6,7 +6,7 @@ let packageRoot = String(#filePath.prefix(upTo: #filePath.lastIndex(of: "/")!))
 
 /// Release code gets one section per function, so the link can lay out the
 /// functions a run uses side by side (link/symbol-order.txt).
-let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections", "-cross-module-optimization"], .when(configuration: .release))]
 
 /// How the build users get (`swift build -c release`) links, so it starts as
 /// fast as `curl --version` and stays small in memory (docs/lean-binary.md):

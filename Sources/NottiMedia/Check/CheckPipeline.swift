@@ -54,6 +54,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     private let cache = MediaCache<PendingPayload>()
     /// Every download runs under it; each payload's report judges it under its own profile's.
     private let fetchPolicy: MediaPolicy
+    private let policies: PolicyTable
     private let writer: OrderedWriter<CheckRecord<Rendered>>
     private let fetchers: [Handoff<ServiceExtension>]
     // Set by `start`, joined by `finish`, both on the submitting thread.
@@ -64,6 +65,8 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     // Used by the submitting thread only.
     private var batch: [Numbered] = []
     private var submitted = 0
+    /// Window slots taken and not yet used.
+    private var credits = 0
     // Used by the writer thread only until `finish` joins it.
     private var summary: CheckSummary
 
@@ -76,6 +79,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         window = Semaphore(value: windowSize)
         writer = OrderedWriter(sequence: \.sequence)
         fetchPolicy = configuration.selection.fetchPolicy(configuration.options)
+        policies = PolicyTable(configuration.options)
         summary = CheckSummary(networks: NetworkProfile.summarized(adding: configuration.options.network))
         // Sniffing is CPU work of milliseconds: as many libmagic handles as cores, whatever --jobs is.
         let sniffers: SnifferPool
@@ -111,17 +115,21 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     /// Queues one payload; blocks while the window is full.
     /// - Returns: false once the run is cancelled: stop reading.
     public func submit(_ input: CheckInput) -> Bool {
-        if !window.wait(milliseconds: 0) {
-            // Whatever is batched holds window slots: hand it to the workers before waiting.
-            flush()
-            while !window.wait(milliseconds: 100) {
-                if isCancelled { return false }
+        if credits == 0 {
+            // Window slots are taken a batch at a time. One at a time, a full
+            // window made every written record wake this thread to hand over a
+            // batch of one: a campaign ran at the speed of thread switches.
+            if !window.wait(for: batchLimit, milliseconds: 0) {
+                // Whatever is batched holds window slots: hand it to the workers before waiting.
+                flush()
+                while !window.wait(for: batchLimit, milliseconds: 100) {
+                    if isCancelled { return false }
+                }
             }
+            credits = batchLimit
         }
-        if isCancelled {
-            window.signal()
-            return false
-        }
+        if isCancelled { return false }
+        credits -= 1
         batch.append(Numbered(sequence: submitted, input: input))
         submitted += 1
         if batch.count >= batchLimit { flush() }
@@ -145,9 +153,6 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         fetchThreads.forEach { $0.join() }
         writer.close()
         writerThread?.join()
-        // Records an interruption dropped never gave their window slot back;
-        // libdispatch traps when a semaphore is freed below its initial value.
-        for _ in summary.payloads..<submitted { window.signal() }
         summary.interrupted = isCancelled
         return summary
     }
@@ -191,7 +196,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
                     isLine: item.input.isLine, index: item.input.index)
             }
         }
-        let plan = PayloadPlan(payload, selection: configuration.selection, options: configuration.options) {
+        let plan = PayloadPlan(payload, selection: configuration.selection, options: configuration.options, policies: policies) {
             checkedURLs.check($0, key: $1, allowHTTP: $2)
         }
         guard !plan.fetches.isEmpty else {

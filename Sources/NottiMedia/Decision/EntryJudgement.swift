@@ -31,10 +31,8 @@ extension SDKProfile {
 
     /// Notti sniffs: one of its five types, or jpg with a warning; iOS's limits are warnings.
     private func judgeAsNotti(_ entry: MediaEntry, _ media: FetchedMedia) -> EntryVerdict {
-        var facts = media.facts
+        let facts = media.nottiFacts
         let decision = media.nottiDecision
-        facts.decision = decision
-        facts.sniffedMime = media.sniffedMime
         let attachment = Attachment(
             identifier: identifier(for: entry, decision: nil), fileURL: media.storedURL,
             filePath: media.storedPath, fileExtension: decision.type.rawValue, uti: decision.type.uti, kind: decision.type.kind,

@@ -27,9 +27,11 @@ public final class PayloadPlan: Sendable {
         public var step: Step
     }
 
-    /// - Parameter checkURL: section 2's URL check (`MediaURL.check`); `check` passes a memoized one.
+    /// - Parameters:
+    ///   - policies: every SDK's policy under `options`, when the caller made them once for many payloads.
+    ///   - checkURL: section 2's URL check (`MediaURL.check`); `check` passes a memoized one.
     public init(
-        _ payload: Payload, selection: SDKSelection, options: FetchOptions,
+        _ payload: Payload, selection: SDKSelection, options: FetchOptions, policies: PolicyTable? = nil,
         checkURL: (JSONValue?, String, Bool) -> MediaURL.Verdict = { MediaURL.check($0, key: $1, allowHTTP: $2) }
     ) {
         let (sdk, alsoDetected) = selection.resolve(for: payload)
@@ -37,7 +39,7 @@ public final class PayloadPlan: Sendable {
         self.payload = payload
         self.profile = profile
         self.alsoDetected = alsoDetected
-        self.policy = profile.policy(options)
+        self.policy = policies?[sdk] ?? profile.policy(options)
         self.network = options.network
         self.spec = profile.readSpec(payload)
         var planned: [PlannedEntry] = []

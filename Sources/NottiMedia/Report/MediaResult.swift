@@ -36,6 +36,9 @@ public final class FetchedMedia: Sendable {
     /// fetch only, so they are made once however many payloads name the URL.
     public let nottiDecision: TypeDecision
     public let nottiWarnings: [Diagnostic]
+    /// `facts` with Notti's decision and the sniffed type filled in, as every
+    /// payload judged by Notti's rule reports them (made once, not per payload).
+    public let nottiFacts: MediaFacts
 
     init(
         facts: MediaFacts, storedPath: String, sniffedMime: String, leadingBytes: [UInt8], contentDisposition: String?,
@@ -49,6 +52,10 @@ public final class FetchedMedia: Sendable {
         self.storedURL = storedURL
         self.nottiDecision = nottiDecision
         self.nottiWarnings = nottiWarnings
+        var nottiFacts = facts
+        nottiFacts.decision = nottiDecision
+        nottiFacts.sniffedMime = sniffedMime
+        self.nottiFacts = nottiFacts
     }
 
     /// The same download with other facts (judged under another policy).

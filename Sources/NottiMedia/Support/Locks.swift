@@ -69,29 +69,42 @@ final class Condition: @unchecked Sendable {
 }
 
 /// A counting semaphore on `Condition` (in place of `DispatchSemaphore`, which
-/// linked libdispatch into the binary for this one use).
+/// linked libdispatch into the binary for this one use), whose waiter can take
+/// several units at once and is woken only once they are all there.
 final class Semaphore: @unchecked Sendable {
     private let condition = Condition()
     // Guarded by `condition`.
     private var value: Int
+    /// How many units the waiter (one at a time) waits for; 0: nobody waits.
+    private var wanted = 0
 
     init(value: Int) { self.value = value }
 
     func signal() {
         condition.lock()
         value += 1
-        condition.signal()
+        if wanted > 0 && value >= wanted { condition.signal() }
         condition.unlock()
     }
 
-    /// Takes one unit, waiting at most `milliseconds` (0: only if one is free now).
-    /// - Returns: false when none came in time.
-    func wait(milliseconds: Int) -> Bool {
+    /// Takes `count` units together, waiting at most `milliseconds` for all of
+    /// them (0: only if they are free now).
+    /// - Returns: false, taking none, when they did not come in time.
+    func wait(for count: Int = 1, milliseconds: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        if value == 0 && milliseconds > 0 { _ = condition.wait(milliseconds: milliseconds) }
-        guard value > 0 else { return false }
-        value -= 1
+        if value < count && milliseconds > 0 {
+            wanted = count
+            let deadline = MonotonicInstant.now + .milliseconds(milliseconds)
+            while value < count {
+                let left = deadline - MonotonicInstant.now
+                guard left > .zero else { break }
+                _ = condition.wait(milliseconds: max(1, Int(left / .milliseconds(1))))
+            }
+            wanted = 0
+        }
+        guard value >= count else { return false }
+        value -= count
         return true
     }
 }
