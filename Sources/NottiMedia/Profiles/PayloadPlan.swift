@@ -96,7 +96,12 @@ public final class PayloadPlan: Sendable {
                 "the payload carries the media keys of \(([sdk] + alsoDetected).map(\.displayName).joined(separator: ", ")): "
                     + "checked as \(sdk.displayName), the first; keep one SDK's media key per payload"))
         }
-        for (other, path, key) in SDKProfile.allMediaKeys where other != sdk && payload.root.value(at: path) != nil {
+        let foreignRoots = SDKProfile.foreignMediaKeyRoots[sdk] ?? []
+        let mayCarryForeignKeys = if case .object(let members) = payload.root {
+            members.contains { foreignRoots.contains($0.key) }
+        } else { false }
+        for (other, path, key) in SDKProfile.allMediaKeys
+        where mayCarryForeignKeys && other != sdk && payload.root.value(at: path) != nil {
             // CleverTap's two keys are its own even when another SDK's list names one too.
             guard !profile.mediaKeys.contains(path) else { continue }
             context.append(Diagnostic(

@@ -73,6 +73,13 @@ public final class SDKProfile: Sendable {
         sdk.profile.mediaKeys.map { (sdk, $0, $0.joined(separator: ".")) }
     }
 
+    /// For each SDK, the top-level keys other SDKs' media keys start with: a
+    /// payload with none of them carries no `foreign_media_key`, which rules the
+    /// lookups out for nearly every payload of a campaign in one pass.
+    static let foreignMediaKeyRoots: [SDK: Set<String>] = Dictionary(uniqueKeysWithValues: SDK.allCases.map { sdk in
+        (sdk, Set(allMediaKeys.filter { $0.sdk != sdk && !sdk.profile.mediaKeys.contains($0.path) }.compactMap(\.path.first)))
+    })
+
     /// True when the payload carries one of this SDK's media keys.
     public func carriesMediaKey(_ payload: Payload) -> Bool {
         presentMediaKeys(payload).isEmpty == false
