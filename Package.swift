@@ -5,8 +5,12 @@ import PackageDescription
 let packageRoot = String(#filePath.prefix(upTo: #filePath.lastIndex(of: "/")!))
 
 /// Release code gets one section per function, so the link can lay out the
-/// functions a run uses side by side (link/symbol-order.txt).
-let functionSections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections", "-cross-module-optimization"], .when(configuration: .release))]
+/// functions a run uses side by side (link/symbol-order.txt), and is optimized
+/// across modules, so the CLI's check pipeline is specialized for its output
+/// formats rather than run generically.
+let leanCode: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-function-sections", "-cross-module-optimization"], .when(configuration: .release)),
+]
 
 /// How the build users get (`swift build -c release`) links, so it starts as
 /// fast as `curl --version` and stays small in memory (docs/lean-binary.md):
@@ -59,12 +63,12 @@ let package = Package(
         .target(
             name: "NottiMedia",
             dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite"],
-            swiftSettings: functionSections
+            swiftSettings: leanCode
         ),
         .executableTarget(
             name: "notti-media",
             dependencies: ["NottiMedia"],
-            swiftSettings: functionSections,
+            swiftSettings: leanCode,
             linkerSettings: leanRelease
         ),
         .testTarget(
