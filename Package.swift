@@ -29,6 +29,10 @@ let leanRelease: [LinkerSetting] = [
     ], .when(configuration: .release)),
 ]
 
+/// Debug info for the C shims in DWARF 4, as the Swift code's: Debian 12's
+/// valgrind (scripts/leakcheck) cannot read clang's default DWARF 5.
+let dwarf4: [CSetting] = [.unsafeFlags(["-gdwarf-4"])]
+
 let package = Package(
     name: "notti-media",
     products: [
@@ -43,7 +47,7 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // Typed wrappers for libcurl's variadic calls, which Swift cannot make.
-        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"], cSettings: dwarf4),
         // libmagic, the same content sniffing the SDK's type decision relies on.
         .systemLibrary(
             name: "CMagic",
@@ -59,7 +63,7 @@ let package = Package(
         ),
         // SQLite, for --cache: media verdicts and their validators, shared by runs and processes.
         // Its header from libsqlite3-dev; the library itself is loaded on first use (see CSQLite.h).
-        .target(name: "CSQLite"),
+        .target(name: "CSQLite", cSettings: dwarf4),
         .target(
             name: "NottiMedia",
             dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite"],
