@@ -204,17 +204,34 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
                 item.sequence, plan.report(source: source, results: [:], strict: configuration.strict),
                 isLine: item.input.isLine, index: item.input.index)
         }
-        let pending = PendingPayload(sequence: item.sequence, input: item.input, plan: plan)
-        var ready: CheckRecord<Rendered>?
+        // A campaign names a few URLs many times: nearly every payload finds its
+        // results in, and is reported at once, without a waiting payload.
+        var pending: PendingPayload?
+        var ready: [String: MediaResult] = [:]
+        var dropped = false
         for url in plan.fetches {
-            switch cache.lookup(url.string, parking: pending) {
-            case .ready(let result):
-                if pending.fill(url.string, with: result) { ready = finishRecord(pending) }
+            let lookup = cache.lookup(url.string) {
+                if let pending { return pending }
+                let made = PendingPayload(sequence: item.sequence, input: item.input, plan: plan)
+                pending = made
+                return made
+            }
+            switch lookup {
+            case .ready(let result): ready[url.string] = result
             case .parked(startFetch: true): fetchQueue.push(url)
-            case .parked(startFetch: false), .abandoned: break
+            case .parked(startFetch: false): break
+            case .abandoned: dropped = true
             }
         }
-        return ready
+        guard let pending else {
+            return dropped ? nil : record(
+                item.sequence, plan.report(source: source, results: ready, strict: configuration.strict),
+                isLine: item.input.isLine, index: item.input.index)
+        }
+        // Some download is still running: whichever thread fills the last result reports.
+        var finished: CheckRecord<Rendered>?
+        for (url, result) in ready where pending.fill(url, with: result) { finished = finishRecord(pending) }
+        return finished
     }
 
     private func fetchLoop(_ serviceExtension: ServiceExtension) {

@@ -23,7 +23,8 @@ final class MediaCache<Parked: Sendable>: @unchecked Sendable {
     private var entries: [String: Entry] = [:]
     private var fetchesStarted = 0
 
-    func lookup(_ url: String, parking parked: Parked) -> Lookup {
+    /// The result for `url` if it is in; else `parked()` waits for it.
+    func lookup(_ url: String, parking parked: () -> Parked) -> Lookup {
         lock.lock()
         defer { lock.unlock() }
         switch entries[url] {
@@ -32,11 +33,11 @@ final class MediaCache<Parked: Sendable>: @unchecked Sendable {
         case .fetching(var waiting)?:
             // Release the entry's copy first so the append does not copy the array.
             entries[url] = .abandoned
-            waiting.append(parked)
+            waiting.append(parked())
             entries[url] = .fetching(waiting)
             return .parked(startFetch: false)
         case nil:
-            entries[url] = .fetching([parked])
+            entries[url] = .fetching([parked()])
             fetchesStarted += 1
             return .parked(startFetch: true)
         }
