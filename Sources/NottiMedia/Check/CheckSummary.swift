@@ -47,6 +47,12 @@ public struct CheckSummary: Sendable {
         missing = Array(repeating: 0, count: networks.count)
     }
 
+    private static func count(_ verdict: MediaVerdict, in load: inout HostLoad) {
+        load.downloads += 1
+        load.bytes += verdict.bytes ?? 0
+        if verdict.notCacheable { load.notCacheableBytes += verdict.bytes ?? 0 }
+    }
+
     mutating func add<Rendered>(_ record: CheckRecord<Rendered>) {
         payloads += 1
         if record.passed { passed += 1 } else { failed += 1 }
@@ -58,19 +64,18 @@ public struct CheckSummary: Sendable {
         var seen: Set<String> = []
         var requested: Set<String> = []
         let several = record.media.count > 1
-        for verdict in record.media where !several || seen.insert(verdict.key).inserted {
-            if let known = media[verdict.key] {
-                media[verdict.key] = (known.verdict, known.payloads + 1)
+        // Each count is one hash lookup, changed in place: this runs for every payload of a campaign.
+        for verdict in record.media {
+            let key = verdict.key
+            if several && !seen.insert(key).inserted { continue }
+            if let index = media.index(forKey: key) {
+                media.values[index].payloads += 1
             } else {
-                media[verdict.key] = (verdict, 1)
+                media[key] = (verdict, 1)
             }
             // One phone requests each distinct URL once, whichever SDK reads it.
             if let host = verdict.host, !several || requested.insert(verdict.url).inserted {
-                var load = hosts[host] ?? HostLoad(host: host)
-                load.downloads += 1
-                load.bytes += verdict.bytes ?? 0
-                if verdict.notCacheable { load.notCacheableBytes += verdict.bytes ?? 0 }
-                hosts[host] = load
+                Self.count(verdict, in: &hosts[host, default: HostLoad(host: host)])
             }
         }
         for index in networks.indices where record.media.contains(where: { $0.misses[index] }) {

@@ -108,6 +108,8 @@ public struct JSONParser {
             depth -= 1
             return .object(members)
         }
+        // Payload objects mostly hold a handful of keys: one allocation, not one per doubling from 1.
+        members.reserveCapacity(4)
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
