@@ -19,6 +19,15 @@ import Testing
         return rows
     }
 
+    /// Tables with an entry per SDK (each profile's policy, other SDKs' key roots) are indexed by `ordinal`.
+    @Test func ordinalsAreThePositionsInAllCases() {
+        #expect(SDK.allCases.map(\.ordinal) == Array(SDK.allCases.indices))
+        let table = PolicyTable(FetchOptions(maxBytes: 1234))
+        for sdk in SDK.allCases {
+            #expect(table[sdk] == sdk.profile.policy(FetchOptions(maxBytes: 1234)))
+        }
+    }
+
     @Test func everyProfileHasARowThatMatchesIt() throws {
         let rows = try Self.readmeRows()
         #expect(Set(rows.keys) == Set(SDK.allCases.map(\.rawValue)))

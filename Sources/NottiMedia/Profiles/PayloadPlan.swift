@@ -96,7 +96,7 @@ public final class PayloadPlan: Sendable {
                 "the payload carries the media keys of \(([sdk] + alsoDetected).map(\.displayName).joined(separator: ", ")): "
                     + "checked as \(sdk.displayName), the first; keep one SDK's media key per payload"))
         }
-        let foreignRoots = SDKProfile.foreignMediaKeyRoots[sdk] ?? []
+        let foreignRoots = SDKProfile.foreignMediaKeyRoots[sdk.ordinal]
         let mayCarryForeignKeys = if case .object(let members) = payload.root {
             members.contains { foreignRoots.contains($0.key) }
         } else { false }

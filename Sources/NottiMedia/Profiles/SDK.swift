@@ -17,6 +17,20 @@ public enum SDK: String, Sendable, CaseIterable {
         }
     }
 
+    /// Its position in `allCases`: tables with an entry per SDK are arrays indexed by it, not hashed.
+    var ordinal: Int {
+        switch self {
+        case .notti: 0
+        case .braze: 1
+        case .fcm: 2
+        case .onesignal: 3
+        case .airship: 4
+        case .clevertap: 5
+        case .iterable: 6
+        case .batch: 7
+        }
+    }
+
     /// Its profile: where its media is, and what its extension does with it.
     public var profile: SDKProfile {
         switch self {

@@ -76,9 +76,22 @@ public final class SDKProfile: Sendable {
     /// For each SDK, the top-level keys other SDKs' media keys start with: a
     /// payload with none of them carries no `foreign_media_key`, which rules the
     /// lookups out for nearly every payload of a campaign in one pass.
-    static let foreignMediaKeyRoots: [SDK: Set<String>] = Dictionary(uniqueKeysWithValues: SDK.allCases.map { sdk in
-        (sdk, Set(allMediaKeys.filter { $0.sdk != sdk && !sdk.profile.mediaKeys.contains($0.path) }.compactMap(\.path.first)))
-    })
+    /// (By `SDK.ordinal`.)
+    static let foreignMediaKeyRoots: [KeyList] = SDK.allCases.map { sdk in
+        KeyList(allMediaKeys.filter { $0.sdk != sdk && !sdk.profile.mediaKeys.contains($0.path) }.compactMap(\.path.first))
+    }
+
+    /// A few keys, matched by length first: cheaper than hashing every key a payload has.
+    struct KeyList: Sendable {
+        private let keys: [(length: Int, key: String)]
+
+        init(_ keys: [String]) { self.keys = keys.map { ($0.utf8.count, $0) } }
+
+        func contains(_ key: String) -> Bool {
+            let length = key.utf8.count
+            return keys.contains { $0.length == length && $0.key == key }
+        }
+    }
 
     /// True when the payload carries one of this SDK's media keys.
     public func carriesMediaKey(_ payload: Payload) -> Bool {
