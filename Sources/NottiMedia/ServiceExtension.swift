@@ -75,7 +75,7 @@ public final class ServiceExtension {
     /// - Returns: the report, or nil when `cancellation` stopped it (nothing is left on disk).
     public func handle(_ payload: Payload, source: String, strict: Bool = false, cancellation: Cancellation? = nil) -> Report? {
         let plan = PayloadPlan(payload, selection: selection, options: options)
-        var results: [String: MediaResult] = [:]
+        var results = MediaResults()
         let fetchPolicy = selection.fetchPolicy(options)
         for url in plan.fetches {
             guard let result = fetchMedia(url, policy: fetchPolicy, cancellation: cancellation) else { return nil }

@@ -207,7 +207,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         // A campaign names a few URLs many times: nearly every payload finds its
         // results in, and is reported at once, without a waiting payload.
         var pending: PendingPayload?
-        var ready: [String: MediaResult] = [:]
+        var ready = MediaResults()
         var dropped = false
         for url in plan.fetches {
             let lookup = cache.lookup(url.string) {
@@ -274,7 +274,7 @@ final class PendingPayload: @unchecked Sendable {
     let plan: PayloadPlan
     // Guarded by `lock`; read by the one thread whose `fill` returned true.
     private let lock = Lock()
-    private(set) var results: [String: MediaResult] = [:]
+    private(set) var results = MediaResults()
 
     init(sequence: Int, input: CheckInput, plan: PayloadPlan) {
         self.sequence = sequence
@@ -295,21 +295,16 @@ final class PendingPayload: @unchecked Sendable {
 /// `MediaURL.check` remembered per URL text, for one thread: a campaign names
 /// the same few URLs millions of times.
 struct URLCheckMemo {
-    private struct Key: Hashable {
-        var text: String
-        var key: String
-        var allowHTTP: Bool
-    }
-
-    private var known: [Key: MediaURL.Verdict] = [:]
+    /// By URL text (only the text is hashed); the key and http rule it was
+    /// checked under are compared on a hit, since a verdict's message names the key.
+    private var known: [String: (key: String, allowHTTP: Bool, verdict: MediaURL.Verdict)] = [:]
 
     mutating func check(_ value: JSONValue?, key: String, allowHTTP: Bool) -> MediaURL.Verdict {
         guard case .string(let text)? = value else { return MediaURL.check(value, key: key, allowHTTP: allowHTTP) }
-        let memoKey = Key(text: text, key: key, allowHTTP: allowHTTP)
-        if let verdict = known[memoKey] { return verdict }
+        if let memo = known[text], memo.key == key, memo.allowHTTP == allowHTTP { return memo.verdict }
         let verdict = MediaURL.check(value, key: key, allowHTTP: allowHTTP)
         if known.count >= 10_000 { known.removeAll(keepingCapacity: true) }
-        known[memoKey] = verdict
+        known[text] = (key, allowHTTP, verdict)
         return verdict
     }
 }

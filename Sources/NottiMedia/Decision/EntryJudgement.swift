@@ -5,7 +5,7 @@ extension SDKProfile {
     /// (Notti's sniffing, or the SDK's rule under the device model), iOS's limits,
     /// and the attachment as the SDK would hand it to iOS.
     func judge(
-        _ planned: PayloadPlan.PlannedEntry, results: [String: MediaResult], policy: MediaPolicy, network: NetworkProfile?
+        _ planned: PayloadPlan.PlannedEntry, results: MediaResults, policy: MediaPolicy, network: NetworkProfile?
     ) -> EntryVerdict {
         let entry = planned.entry
         let valueFacts = entry.value.stringValue.map { MediaFacts(url: $0, policy: policy) }

@@ -24,7 +24,7 @@ enum PayloadInvariants {
         // Every profile's report, with each URL's download failed (no network here).
         for sdk in SDK.allCases {
             let plan = PayloadPlan(payload, selection: .fixed(sdk), options: FetchOptions())
-            var results: [String: MediaResult] = [:]
+            var results = MediaResults()
             for url in plan.fetches {
                 results[url.string] = .failed(MediaFacts(url: url.string, policy: plan.policy), .networkError, "not fetched")
             }

@@ -85,7 +85,7 @@ public final class PayloadPlan: Sendable {
     }
 
     /// The report, given the download result of every URL in `fetches` (by URL).
-    public func report(source: String, results: [String: MediaResult], strict: Bool) -> Report {
+    public func report(source: String, results: MediaResults, strict: Bool) -> Report {
         let sdk = profile.sdk
         var errors: [Diagnostic] = []
         var warnings: [Diagnostic] = []

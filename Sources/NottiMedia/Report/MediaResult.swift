@@ -165,3 +165,34 @@ extension SDKSelection {
         }
     }
 }
+
+/// The download result of each URL a payload's plan fetches. A payload names
+/// one URL or a few: a short list searched by text (mostly the plan's own
+/// strings, equal at a glance), where a dictionary hashed every URL twice a payload.
+public struct MediaResults: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    private var entries: [(url: String, result: MediaResult)] = []
+
+    public init() {}
+
+    public init(dictionaryLiteral elements: (String, MediaResult)...) {
+        for (url, result) in elements { self[url] = result }
+    }
+
+    public subscript(url: String) -> MediaResult? {
+        get { entries.first { $0.url == url }?.result }
+        set {
+            let index = entries.firstIndex { $0.url == url }
+            switch (index, newValue) {
+            case (let index?, let result?): entries[index].result = result
+            case (let index?, nil): entries.remove(at: index)
+            case (nil, let result?): entries.append((url, result))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// How many URLs have a result.
+    public var count: Int { entries.count }
+
+    public func makeIterator() -> IndexingIterator<[(url: String, result: MediaResult)]> { entries.makeIterator() }
+}
