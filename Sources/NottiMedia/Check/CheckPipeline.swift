@@ -254,7 +254,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
             isLine: pending.input.isLine, index: pending.input.index)
     }
 
-    private func record(_ sequence: Int, _ report: Report, isLine: Bool, index: Int?) -> CheckRecord<Rendered> {
+    private func record(_ sequence: Int, _ report: consuming Report, isLine: Bool, index: Int?) -> CheckRecord<Rendered> {
         var report = report
         report.sourceIsLine = isLine
         report.index = index
