@@ -46,22 +46,17 @@ import Testing
     @Test(.enabled(if: Unprivileged.available, "needs setpriv to run the binary as nobody"))
     func anUnwritableTMPDIRKeepsTheUsersFileAndExitsTwoBeforeAnyDownload() throws {
         // The reproduction of the bug: an unwritable TMPDIR with a file in a subfolder.
-        let temporary = try Unprivileged.readOnlyFolder { folder in
+        let (text, tag) = tagged()
+        let (result, temporary, unchanged) = try Unprivileged.runBesideReadOnlyFolder({ folder in
             let sub = folder.appendingPathComponent("sub")
             try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
             try Data("the user's own notes\n".utf8).write(to: sub.appendingPathComponent("user.txt"))
+        }, stdin: text) { folder in
+            (["check", "--cacert", Paths.testCA, "-"], ["TMPDIR": folder.path])
         }
-        defer { Unprivileged.remove(temporary) }
-        let cache = Unprivileged.writableFolder()
-        defer { try? FileManager.default.removeItem(at: cache) }
-        let before = TreeSnapshot(temporary)
-        let (text, tag) = tagged()
-        let result = try Unprivileged.run(
-            ["check", "--cacert", Paths.testCA, "-"], stdin: text,
-            environment: ["TMPDIR": temporary.path, "XDG_CACHE_HOME": cache.path])
         #expect(result.status == 2)
-        #expect(result.stderr == "notti-media: cannot create a temporary folder in \(temporary.path): Permission denied (set TMPDIR to a folder you can write)\n")
-        #expect(TreeSnapshot(temporary) == before, "the user's file is still there")
+        #expect(result.stderr == "notti-media: cannot create a temporary folder in \(temporary): Permission denied (set TMPDIR to a folder you can write)\n")
+        #expect(unchanged, "the user's file is still there")
         #expect(try requests(tag) == 0, "nothing was downloaded")
     }
 
@@ -276,20 +271,15 @@ import Testing
 
     @Test(.enabled(if: Unprivileged.available, "needs setpriv to run the binary as nobody"))
     func outOnAReadOnlyFolderIsRefused() throws {
-        let folder = try Unprivileged.readOnlyFolder { folder in
-            try Data("keep".utf8).write(to: folder.appendingPathComponent("user.txt"))
-        }
-        defer { Unprivileged.remove(folder) }
-        let cache = Unprivileged.writableFolder()
-        defer { try? FileManager.default.removeItem(at: cache) }
-        let before = TreeSnapshot(folder)
         let (text, tag) = tagged()
-        let result = try Unprivileged.run(
-            ["process", "-", "--cacert", Paths.testCA, "--out", folder.path], stdin: text,
-            environment: ["XDG_CACHE_HOME": cache.path])
+        let (result, folder, unchanged) = try Unprivileged.runBesideReadOnlyFolder({ folder in
+            try Data("keep".utf8).write(to: folder.appendingPathComponent("user.txt"))
+        }, stdin: text) { folder in
+            (["process", "-", "--cacert", Paths.testCA, "--out", folder.path], [:])
+        }
         #expect(result.status == 2)
-        #expect(result.stderr == "notti-media: --out: cannot write in \(folder.path): Permission denied\n")
-        #expect(TreeSnapshot(folder) == before)
+        #expect(result.stderr == "notti-media: --out: cannot write in \(folder): Permission denied\n")
+        #expect(unchanged)
         #expect(try requests(tag) == 0)
     }
 

@@ -72,4 +72,21 @@ enum Unprivileged {
         chmod(folder.path, 0o755)
         try? FileManager.default.removeItem(at: folder)
     }
+
+    /// Runs the binary as the unprivileged user beside a read-only folder (its files put
+    /// there by `fill`), with a cache home of its own; `command` makes the arguments and
+    /// environment from the folder. Both folders are removed afterwards.
+    /// - Returns: the run, the read-only folder's path, and whether that folder is exactly as it was.
+    static func runBesideReadOnlyFolder(
+        _ fill: (URL) throws -> Void, stdin: String?, _ command: (URL) -> (arguments: [String], environment: [String: String])
+    ) throws -> (result: CLI.Result, folder: String, unchanged: Bool) {
+        let folder = try readOnlyFolder(fill)
+        defer { remove(folder) }
+        let cache = writableFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let before = TreeSnapshot(folder)
+        let (arguments, environment) = command(folder)
+        let result = try run(arguments, stdin: stdin, environment: ["XDG_CACHE_HOME": cache.path].merging(environment) { $1 })
+        return (result, folder.path, TreeSnapshot(folder) == before)
+    }
 }
