@@ -55,6 +55,25 @@ import Testing
         #expect(access(folder + "/new.bin", F_OK) != 0)
     }
 
+    /// The fault: the source cannot be read after the target was made (a folder reads as EISDIR).
+    /// The half copy goes, through the registry that made it; the user's file beside it stays.
+    @Test func aCopyThatFailsHalfWayRemovesOnlyItsOwnTarget() throws {
+        let folder = Paths.temporaryFolder().path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("the user's own notes".utf8).write(to: URL(fileURLWithPath: folder + "/user.txt"))
+        try FileManager.default.createDirectory(atPath: folder + "/source", withIntermediateDirectories: false)
+        let before = try FilePaths.contents(ofFolder: folder).sorted()
+        let owned = OwnedPaths()
+        #expect(throws: Errno(EISDIR)) { try FilePaths.copyFile(from: folder + "/source", to: folder + "/copy.bin", ownedPaths: owned) }
+        #expect(try FilePaths.contents(ofFolder: folder).sorted() == before, "no half copy, nothing else gone")
+        #expect(try String(contentsOfFile: folder + "/user.txt", encoding: .utf8) == "the user's own notes")
+
+        // A complete copy is released: the registry's clean-up no longer touches it.
+        try FilePaths.copyFile(from: folder + "/user.txt", to: folder + "/kept.txt", ownedPaths: owned)
+        owned.removeAll()
+        #expect(access(folder + "/kept.txt", F_OK) == 0)
+    }
+
     @Test func aFolderListsItsNamesAndAMissingOneIsAnError() throws {
         let folder = Paths.temporaryFolder().path
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -107,15 +107,19 @@ public enum FilePaths {
     }
 
     /// Copies the file at `source` to a new file `target` (mode 0644 less the
-    /// umask). `target` must not exist; a copy that fails half way is removed,
-    /// which is safe because this call created it (`O_EXCL`).
+    /// umask). `target` must not exist: it is created exclusively and tracked in
+    /// `ownedPaths` until the copy is complete, so a copy that fails half way,
+    /// or a run a signal stops mid-copy, removes it, and nothing else.
     /// - Throws: the errno of the first failing call.
-    public static func copyFile(from source: String, to target: String) throws(Errno) {
+    public static func copyFile(from source: String, to target: String, ownedPaths: OwnedPaths = .run) throws(Errno) {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw Errno(errno) }
         defer { close(input) }
-        let output = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard output >= 0 else { throw Errno(errno) }
+        let output: Int32
+        switch ownedPaths.createFile(target) {
+        case .success(let descriptor): output = descriptor
+        case .failure(let error): throw error
+        }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var failure: Int32?
         copying: while true {
@@ -139,8 +143,9 @@ public enum FilePaths {
         }
         if close(output) != 0 && failure == nil { failure = errno }
         if let failure {
-            unlink(target)
+            ownedPaths.remove(target)
             throw Errno(failure)
         }
+        ownedPaths.release(target)
     }
 }
