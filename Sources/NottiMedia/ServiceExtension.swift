@@ -40,12 +40,9 @@ public final class ServiceExtension {
     ) throws(ServiceExtensionError) {
         self.cache = cache
         let absolute = FilePaths.standardized(outputDirectory)
+        // makeFolders fails with ENOTDIR when the path is there but not a folder.
         if let error = FilePaths.makeFolders(absolute, mode: 0o777) {
             throw ServiceExtensionError(message: "cannot create the output folder \(absolute): \(error.message)")
-        }
-        var info = stat()
-        guard stat(absolute, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw ServiceExtensionError(message: "the output path \(absolute) is not a folder")
         }
         guard access(absolute, W_OK) == 0 else {
             throw ServiceExtensionError(message: "the output folder \(absolute) is not writable")
