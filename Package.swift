@@ -61,12 +61,14 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // Linux calls glibc declares only for _GNU_SOURCE (renameat2: storing an attachment).
+        .systemLibrary(name: "CLinux"),
         // SQLite, for --cache: media verdicts and their validators, shared by runs and processes.
         // Its header from libsqlite3-dev; the library itself is loaded on first use (see CSQLite.h).
         .target(name: "CSQLite", cSettings: dwarf4),
         .target(
             name: "NottiMedia",
-            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite"],
+            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CLinux", "CSQLite"],
             swiftSettings: leanCode
         ),
         .executableTarget(

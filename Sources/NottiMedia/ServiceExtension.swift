@@ -129,13 +129,11 @@ public final class ServiceExtension {
             return .failed(facts, .writeError, "cannot read the downloaded file: \(error.message); \(Reason.writeError.fix)")
         }
         let storedPath = "\(outputDirectory)/\(file.sha256).\((MediaType(sniffedMime: sniffedMime) ?? .jpg).rawValue)"
-        guard rename(file.path, storedPath) == 0 else {
-            let why = Errno(errno).message
-            ownedPaths.remove(file.path)
-            return .failed(facts, .writeError, "cannot store the attachment at \(storedPath): \(why); \(Reason.writeError.fix)")
-        }
         // Stored: the file is the user's now, and no cleanup may touch it.
-        ownedPaths.release(file.path)
+        if let error = ownedPaths.keep(file.path, as: storedPath) {
+            ownedPaths.remove(file.path)
+            return .failed(facts, .writeError, "cannot store the attachment at \(storedPath): \(error.message); \(Reason.writeError.fix)")
+        }
         facts.bytes = file.bytes
         facts.sha256 = file.sha256
         let decision = TypeDecision(sniffedMime: sniffedMime, declaredMime: download.declaredMime, urlExtension: url.pathExtension)
