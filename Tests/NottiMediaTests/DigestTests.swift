@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import NottiMedia
 
@@ -23,5 +24,67 @@ import Testing
         }
         bytes[offset...].withUnsafeBytes { hasher.update($0) }
         #expect(hasher.finalizeHex() == SHA256.hex(of: bytes))
+    }
+
+    /// Writes `bytes` to a new file in `pieces`, telling a hasher after each write as libcurl's callback does.
+    private func hashWhileWriting(
+        _ bytes: [UInt8], pieces: [Int], openFlags: Int32 = O_RDWR, helper: Bool = true
+    ) throws -> Result<String, Errno> {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("growing.part").path
+        close(open(path, O_CREAT | O_WRONLY, 0o600))
+        let descriptor = open(path, openFlags)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let hasher = GrowingFileHasher(fileDescriptor: descriptor, helper: helper)
+        var offset = 0
+        var piece = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + pieces[piece % pieces.count])
+            let written = bytes[offset..<end].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            try #require(written == end - offset)
+            hasher.didWrite(written)
+            offset = end
+            piece += 1
+        }
+        return hasher.finish()
+    }
+
+    @Test(arguments: [
+        (0, [16384]),
+        (1, [16384]),
+        // Across several of the helper's batches (256 KiB) and reads (64 KiB), in libcurl-sized and odd pieces.
+        (1_000_003, [16384]),
+        (1_000_003, [1, 65536, 7, 300_000, 4095]),
+        (GrowingFileHasher.batchBytes, [GrowingFileHasher.batchBytes]),
+    ])
+    func aFileHashedAsItGrowsHashesToWhatWasWritten(size: Int, pieces: [Int]) throws {
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9) }
+        #expect(try hashWhileWriting(bytes, pieces: pieces).get() == SHA256.hex(of: bytes))
+    }
+
+    @Test func aFileThatCannotBeReadBackIsAnErrorNotADigest() throws {
+        // Opened write-only, as the partial file was before the hasher: the read-back fails, and says why.
+        let bytes = [UInt8](repeating: 7, count: 300_000)
+        #expect(throws: Errno(EBADF)) { try hashWhileWriting(bytes, pieces: [16384], openFlags: O_WRONLY).get() }
+    }
+
+    @Test func anAbandonedHasherStopsItsHelperAtOnce() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let descriptor = open(folder.appendingPathComponent("abandoned.part").path, O_CREAT | O_RDWR, 0o600)
+        defer { close(descriptor) }
+        let hasher = GrowingFileHasher(fileDescriptor: descriptor)
+        hasher.didWrite(0)
+        // The helper waits for bytes that never come: abandon returns (joins) rather than hanging.
+        hasher.abandon()
+        hasher.abandon()
+    }
+
+    @Test func withoutAHelperThreadTheDigestIsMadeAtTheEnd() throws {
+        // What a process at its thread limit gets: no helper, and `finish` reads the whole file back.
+        let bytes = (0..<700_001).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        #expect(try hashWhileWriting(bytes, pieces: [16384], helper: false).get() == SHA256.hex(of: bytes))
     }
 }

@@ -13,13 +13,26 @@ public final class JoinableThread: @unchecked Sendable {
     private var handle = pthread_t()
 
     /// Starts `run` on a new OS thread at once.
-    public init(_ run: @escaping @Sendable () -> Void) {
-        let body = Unmanaged.passRetained(Body(run)).toOpaque()
+    public convenience init(_ run: @escaping @Sendable () -> Void) {
+        self.init(starting: run)!
+    }
+
+    /// Starts `run` on a new OS thread at once, or returns nil when no thread
+    /// can be made (`pthread_create` fails with EAGAIN at the process's limit).
+    static func startIfPossible(_ run: @escaping @Sendable () -> Void) -> JoinableThread? {
+        JoinableThread(starting: run)
+    }
+
+    private init?(starting run: @escaping @Sendable () -> Void) {
+        let body = Unmanaged.passRetained(Body(run))
         let status = pthread_create(&handle, nil, { context in
             Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
             return nil
-        }, body)
-        precondition(status == 0, "pthread_create failed: \(status)")
+        }, body.toOpaque())
+        guard status == 0 else {
+            body.release()
+            return nil
+        }
     }
 
     public func join() {

@@ -34,12 +34,13 @@ public final class OwnedPaths: @unchecked Sendable {
 
     public init() {}
 
-    /// Creates `path` exclusively, tracked until `release` or `remove`.
+    /// Creates `path` exclusively, tracked until `release` or `remove`, open
+    /// for reading too (a download's hasher reads back what was written).
     /// - Returns: the open descriptor, or the errno (`EEXIST` when anything is already there).
     public func createFile(_ path: String, mode: mode_t = 0o644) -> Result<Int32, Errno> {
         withLock { state in
             guard !state.closed else { return .failure(Errno(ECANCELED)) }
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+            let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
             guard descriptor >= 0 else { return .failure(Errno(errno)) }
             state.files.insert(path)
             return .success(descriptor)

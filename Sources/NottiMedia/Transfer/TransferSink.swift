@@ -5,6 +5,9 @@ internal import CCurlShim
 /// The state libcurl's callbacks work on during one download: the open file,
 /// the byte count and hash, and why the transfer was stopped, if it was.
 ///
+/// The hash is made on a helper thread (`GrowingFileHasher`), started with the
+/// first body byte; `finishHash` or `stopHashing` must run before the file closes.
+///
 /// The callbacks must stay cheap: libcurl checks its own deadline between them,
 /// so a slow write callback would let a 20 s timeout fire late.
 final class TransferSink {
@@ -30,7 +33,7 @@ final class TransferSink {
     /// The last address `--deny-private-networks` refused, and why.
     private(set) var blockedAddress: (text: String, refusal: String)?
     private let denyPrivateNetworks: Bool
-    private let hasher = SHA256()
+    private var hasher: GrowingFileHasher?
     private var statusChecked = false
     /// Bytes of a redirect's body skipped so far; libcurl only reports where a
     /// 3xx leads when its transfer completes, so those bodies are read and dropped.
@@ -59,7 +62,16 @@ final class TransferSink {
         if case .status = stop { stop = nil }
     }
 
-    func finalizeHash() -> String { hasher.finalizeHex() }
+    /// The SHA-256 of every body byte written, once the helper has read them all back.
+    func finishHash() -> Result<String, Errno> {
+        guard let hasher else { return .success(SHA256.hex(of: [])) }
+        return hasher.finish()
+    }
+
+    /// Stops the helper, if one runs, so the file can be closed and removed.
+    func stopHashing() {
+        hasher?.abandon()
+    }
 
     /// The write callback's work: returns `count` to go on, 0 to make libcurl abort.
     func receive(_ data: UnsafeRawPointer, count: Int) -> Int {
@@ -89,7 +101,8 @@ final class TransferSink {
             }
             written += result
         }
-        hasher.update(UnsafeRawBufferPointer(start: data, count: count))
+        if hasher == nil { hasher = GrowingFileHasher(fileDescriptor: fileDescriptor) }
+        hasher?.didWrite(count)
         bytes += count
         return count
     }
