@@ -8,12 +8,13 @@ extension SDKProfile {
         _ planned: PayloadPlan.PlannedEntry, results: MediaResults, policy: MediaPolicy, network: NetworkProfile?
     ) -> EntryVerdict {
         let entry = planned.entry
-        let valueFacts = entry.value.stringValue.map { MediaFacts(url: $0, policy: policy) }
+        // Made only for a step that failed before any download: a fetched entry has the download's facts.
+        func valueFacts() -> MediaFacts? { entry.value.stringValue.map { MediaFacts(url: $0, policy: policy) } }
         switch planned.step {
         case .failed(let reason, let message):
-            return .failed(facts: valueFacts, reason, message)
+            return .failed(facts: valueFacts(), reason, message)
         case .bundleResource(let message):
-            return .bundleResource(facts: valueFacts ?? MediaFacts(url: "", policy: policy), message)
+            return .bundleResource(facts: valueFacts() ?? MediaFacts(url: "", policy: policy), message)
         case .fetch(let url):
             switch results[url.string]?.judged(under: policy) {
             case nil:
@@ -24,7 +25,8 @@ extension SDKProfile {
                 let verdict = typeRule.map { judge(entry, url, media, rule: $0) } ?? judgeAsNotti(entry, media)
                 // What attaches here may still miss on a phone: the send-time risks.
                 guard case .attached(let attachment, let facts, let warnings) = verdict else { return verdict }
-                return .attached(attachment, facts: facts, warnings: warnings + RiskWarnings.diagnostics(for: facts, network: network))
+                let risks = RiskWarnings.diagnostics(for: facts, network: network)
+                return risks.isEmpty ? verdict : .attached(attachment, facts: facts, warnings: warnings + risks)
             }
         }
     }
@@ -33,8 +35,12 @@ extension SDKProfile {
     private func judgeAsNotti(_ entry: MediaEntry, _ media: FetchedMedia) -> EntryVerdict {
         let facts = media.nottiFacts
         let decision = media.nottiDecision
+        let identifier = identifier(for: entry, decision: nil)
+        if identifier == media.nottiAttachment.identifier && entry.options == nil {
+            return .attached(media.nottiAttachment, facts: facts, warnings: media.nottiWarnings)
+        }
         let attachment = Attachment(
-            identifier: identifier(for: entry, decision: nil), fileURL: media.storedURL,
+            identifier: identifier, fileURL: media.storedURL,
             filePath: media.storedPath, fileExtension: decision.type.rawValue, uti: decision.type.uti, kind: decision.type.kind,
             mimeType: media.sniffedMime, size: facts.bytes ?? 0, sha256: facts.sha256 ?? "", typeHint: nil, options: entry.options)
         return .attached(attachment, facts: facts, warnings: media.nottiWarnings)

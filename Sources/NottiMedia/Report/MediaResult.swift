@@ -39,6 +39,9 @@ public final class FetchedMedia: Sendable {
     /// `facts` with Notti's decision and the sniffed type filled in, as every
     /// payload judged by Notti's rule reports them (made once, not per payload).
     public let nottiFacts: MediaFacts
+    /// The attachment Notti's rule makes of it (fixed identifier, no options):
+    /// made once, so a campaign's payloads share it rather than build their own.
+    let nottiAttachment: Attachment
 
     init(
         facts: MediaFacts, storedPath: String, sniffedMime: String, leadingBytes: [UInt8], contentDisposition: String?,
@@ -56,6 +59,10 @@ public final class FetchedMedia: Sendable {
         nottiFacts.decision = nottiDecision
         nottiFacts.sniffedMime = sniffedMime
         self.nottiFacts = nottiFacts
+        nottiAttachment = Attachment(
+            identifier: Attachment.identifier, fileURL: storedURL, filePath: storedPath, fileExtension: nottiDecision.type.rawValue,
+            uti: nottiDecision.type.uti, kind: nottiDecision.type.kind, mimeType: sniffedMime, size: facts.bytes ?? 0,
+            sha256: facts.sha256 ?? "", typeHint: nil, options: nil)
     }
 
     /// The same download with other facts (judged under another policy).

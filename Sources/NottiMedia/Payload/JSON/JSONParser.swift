@@ -183,7 +183,9 @@ public struct JSONParser {
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        return .number(String(decoding: bytes[start..<index], as: UTF8.self))
+        return .number(bytes.withUnsafeBufferPointer { [index] all in
+            String(decoding: UnsafeBufferPointer(rebasing: all[start..<index]), as: UTF8.self)
+        })
     }
 
     private func isDigit(_ byte: UInt8) -> Bool {
@@ -203,7 +205,11 @@ public struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 let text: String
                 if seenHighBit & 0x80 == 0 {
-                    text = String(decoding: bytes[index..<end], as: UTF8.self)
+                    // Through the buffer, not `bytes[index..<end]`: a slice retains and
+                    // releases the array's storage, twice per string of every payload.
+                    text = bytes.withUnsafeBufferPointer { [index] all in
+                        String(decoding: UnsafeBufferPointer(rebasing: all[index..<end]), as: UTF8.self)
+                    }
                 } else {
                     guard let validated = String(validating: bytes[index..<end], as: UTF8.self) else {
                         throw error("invalid UTF-8 in a string", at: index)
