@@ -258,9 +258,16 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         var report = report
         report.sourceIsLine = isLine
         report.index = index
-        return CheckRecord(
-            sequence: sequence, source: report.source, passed: report.passed, diagnostics: report.diagnostics,
-            media: report.mediaVerdicts, attachments: report.attachments, rendered: configuration.render(report))
+        let rendered = configuration.render(report)
+        // The report ends here: its parts are moved into the record, not copied
+        // (a copy and the report's destruction were two atomic counts per part).
+        var record = CheckRecord(
+            sequence: sequence, source: "", passed: report.passed, diagnostics: [], media: [], attachments: [], rendered: rendered)
+        swap(&record.source, &report.source)
+        swap(&record.diagnostics, &report.diagnostics)
+        swap(&record.media, &report.mediaVerdicts)
+        swap(&record.attachments, &report.attachments)
+        return record
     }
 }
 

@@ -130,21 +130,28 @@ public final class PayloadPlan: Sendable {
             if list.isEmpty { return finish(.unchanged, .noMedia, media: .none, attachments: [], overrides: overrides) }
         }
 
-        let verdicts = entries.map { profile.judge($0, results: results, policy: policy, network: network) }
+        // One pass over the entries, each verdict used where it is made: a campaign
+        // runs this for every payload, and each pass over a list of verdicts copied them.
         let networks = NetworkProfile.summarized(adding: network)
-        mediaVerdicts = verdicts.compactMap { MediaVerdict(sdk: sdk, facts: $0.facts, verdict: $0, networks: networks) }
-        let facts = zip(entries, verdicts).map { planned, verdict in
-            var facts = verdict.facts ?? MediaFacts(url: "", policy: policy)
-            if profile.failurePolicy != .single { facts.identifier = planned.entry.identifier ?? "" }
-            return (verdict.facts != nil, facts)
-        }
-        let media: Report.Media = profile.failurePolicy == .single
-            ? (facts.first.flatMap { $0.0 ? .single($0.1) : nil } ?? .none)
-            : .entries(facts.map(\.1))
+        let single = profile.failurePolicy == .single
+        var singleFacts: MediaFacts?
+        var entryFacts: [MediaFacts] = []
         var firstFailure: Reason?
         var bundled = false
         var attachments: [Attachment] = []
-        for verdict in verdicts {
+        for (position, planned) in entries.enumerated() {
+            let verdict = profile.judge(planned, results: results, policy: policy, network: network)
+            if let mediaVerdict = MediaVerdict(sdk: sdk, facts: verdict.facts, verdict: verdict, networks: networks) {
+                mediaVerdicts.append(mediaVerdict)
+            }
+            if single {
+                // One attachment: the report's media is the first entry's facts, if its value was a URL string.
+                if position == 0 { singleFacts = verdict.facts }
+            } else {
+                var facts = verdict.facts ?? MediaFacts(url: "", policy: policy)
+                facts.identifier = planned.entry.identifier ?? ""
+                entryFacts.append(facts)
+            }
             switch verdict {
             case .attached(let attachment, _, let found):
                 attachments.append(attachment)
@@ -157,6 +164,7 @@ public final class PayloadPlan: Sendable {
                 bundled = true
             }
         }
+        let media: Report.Media = single ? singleFacts.map { .single($0) } ?? .none : .entries(entryFacts)
         let overrides: ContentOverrides? = if case .entries(_, let overrides) = spec { overrides } else { nil }
         if let firstFailure, profile.failurePolicy != .perEntry {
             // One attachment, or all or nothing: a failure sends the content unchanged, overrides dropped too.
