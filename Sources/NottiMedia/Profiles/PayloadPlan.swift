@@ -111,13 +111,12 @@ public final class PayloadPlan: Sendable {
         }
         var mediaVerdicts: [MediaVerdict] = []
         func finish(_ outcome: Report.Outcome, _ reason: Reason?, media: Report.Media, attachments: [Attachment], overrides: ContentOverrides?) -> Report {
-            var report = Report(
+            Report(
                 source: source, sdk: sdk, outcome: outcome, reason: reason, media: media,
-                diagnostics: errors + context + warnings,
+                // Most payloads of a campaign have only the payload's own findings, or none.
+                diagnostics: errors.isEmpty && warnings.isEmpty ? context : errors + context + warnings,
                 contentSource: .payload(payload, attachments: attachments, overrides: overrides),
-                attachments: attachments, strict: strict)
-            report.mediaVerdicts = mediaVerdicts
-            return report
+                attachments: attachments, strict: strict, mediaVerdicts: mediaVerdicts)
         }
 
         switch spec {
