@@ -45,4 +45,23 @@ import Testing
         #expect(semaphore.wait(milliseconds: 5000))
         thread.join()
     }
+
+    @Test func recordsAreWrittenInInputOrderEvenWhenTheyArriveFurtherAheadThanTheRing() {
+        struct Numbered: Sendable { var sequence: Int }
+        let writer = OrderedWriter<Numbered>(sequence: \.sequence, capacity: 4)
+        // Out of order, and as far as 37 ahead of the next to write: the ring of 4 must grow.
+        var order = Array(0..<40)
+        order.swapAt(0, 39)
+        order.swapAt(5, 17)
+        order.reverse()
+        let emitted = Lock()
+        nonisolated(unsafe) var written: [Int] = []
+        let thread = JoinableThread { writer.run { record in emitted.withLock { written.append(record.sequence) } } }
+        for chunk in stride(from: 0, to: order.count, by: 3) {
+            writer.deliver(order[chunk..<min(order.count, chunk + 3)].map { Numbered(sequence: $0) })
+        }
+        writer.close()
+        thread.join()
+        #expect(emitted.withLock { written } == Array(0..<40))
+    }
 }

@@ -77,7 +77,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         windowSize = max(64, jobs * 64)
         batchLimit = 64
         window = Semaphore(value: windowSize)
-        writer = OrderedWriter(sequence: \.sequence)
+        writer = OrderedWriter(sequence: \.sequence, capacity: windowSize)
         fetchPolicy = configuration.selection.fetchPolicy(configuration.options)
         policies = PolicyTable(configuration.options)
         summary = CheckSummary(networks: NetworkProfile.summarized(adding: configuration.options.network))

@@ -2,31 +2,51 @@ import Glibc
 
 /// Puts records finished in any order back into input order: a record is
 /// emitted as soon as every earlier one has been.
+///
+/// Records wait in a ring indexed by sequence number, not a dictionary: the
+/// pipeline's window keeps every waiting record within `capacity` of the next
+/// one to write, so a slot is found without hashing (the ring grows if that
+/// ever does not hold).
 final class OrderedWriter<Record: Sendable>: @unchecked Sendable {
     // Guarded by `condition`.
     private let condition = Condition()
-    private var pending: [Int: Record] = [:]
+    /// Slot `sequence % slots.count` holds the record of that sequence number, if it is in.
+    private var slots: [Record?]
     private var next = 0
     private var closed = false
     /// Where a record's position in the input is.
     private let sequence: KeyPath<Record, Int> & Sendable
 
-    init(sequence: KeyPath<Record, Int> & Sendable) {
+    /// - Parameter capacity: how far ahead of the next record to write records may arrive.
+    init(sequence: KeyPath<Record, Int> & Sendable, capacity: Int) {
         self.sequence = sequence
+        slots = Array(repeating: nil, count: max(1, capacity))
     }
 
     /// Called by workers, from any thread, with the records they finished;
     /// handing over a batch at a time keeps lock traffic and wake-ups low.
-    func deliver(_ records: [Record]) {
+    func deliver(_ records: consuming [Record]) {
         guard !records.isEmpty else { return }
         condition.lock()
         var wakeWriter = false
         for record in records {
-            pending[record[keyPath: sequence]] = record
-            wakeWriter = wakeWriter || record[keyPath: sequence] == next
+            let position = record[keyPath: sequence]
+            while position - next >= slots.count { grow() }
+            wakeWriter = wakeWriter || position == next
+            slots[position % slots.count] = record
         }
         if wakeWriter { condition.signal() }
         condition.unlock()
+    }
+
+    /// Twice the slots, each waiting record moved to its place in the larger ring.
+    private func grow() {
+        var larger: [Record?] = Array(repeating: nil, count: slots.count * 2)
+        for index in slots.indices {
+            guard let record = slots[index].take() else { continue }
+            larger[record[keyPath: sequence] % larger.count] = record
+        }
+        slots = larger
     }
 
     /// No more deliveries: `run` writes what is contiguous and returns.
@@ -42,7 +62,7 @@ final class OrderedWriter<Record: Sendable>: @unchecked Sendable {
     func run(_ emit: (Record) -> Void) {
         condition.lock()
         while true {
-            if let record = pending.removeValue(forKey: next) {
+            if let record = slots[next % slots.count].take() {
                 next += 1
                 condition.unlock()
                 emit(record)
