@@ -50,14 +50,19 @@ struct LineReader {
             if count == 0 { break }
             var start = 0
             while start < count {
-                let newline = block[start..<count].firstIndex(of: 0x0A)
+                // memchr over the block, and lines copied from its buffer: slices of
+                // `block` retained and released it for every line of a campaign.
+                let newline: Int? = block.withUnsafeBytes { buffer -> Int? in
+                    guard let base = buffer.baseAddress, let found = memchr(base + start, 0x0A, count - start) else { return nil }
+                    return UnsafeRawPointer(found) - base
+                }
                 let end = newline ?? count
                 if !skippingLongLine {
                     if line.count + (end - start) > Payload.maxReadBytes {
                         skippingLongLine = true
                         line.removeAll(keepingCapacity: false)
                     } else {
-                        line.append(contentsOf: block[start..<end])
+                        block.withUnsafeBytes { buffer in line.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start..<end])) }
                     }
                 }
                 guard newline != nil else { break }
