@@ -90,17 +90,11 @@ import Testing
     }
 
     @Test func aClosedPipeEndsCheckWith141SilentlyAndLeavesNothing() throws {
-        let temporary = Paths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: temporary) }
         let out = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         // More output than a pipe holds, so the writer meets the closed pipe while media still download.
-        let lines = (0..<3000).map { payload(url: "http://cdn.example.com/\($0).png") }
-            + (0..<8).map { payload(url: server.url("/slow/300/media/logo.png?n=\($0)")) }
-        let input = temporary.appendingPathComponent("campaign.jsonl")
-        try Data(lines.joined(separator: "\n").utf8).write(to: input)
-        let scratch = Paths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (temporary, input, scratch) = try campaign(then: (0..<8).map { payload(url: server.url("/slow/300/media/logo.png?n=\($0)")) })
+        defer { [temporary, scratch].forEach { try? FileManager.default.removeItem(at: $0) } }
         let result = try CLI.run(
             executable: "/bin/bash",
             ["-c", "\"$0\" \"$@\" | head -n 1; exit ${PIPESTATUS[0]}", CLI.binary,
@@ -202,13 +196,8 @@ import Testing
 
     @Test(arguments: signals)
     func aSignalWhileWritingToAStalledPipeStillEndsWithinTheGracePeriod(signal: Int32) throws {
-        let temporary = Paths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        let lines = (0..<3000).map { payload(url: "http://cdn.example.com/\($0).png") }
-        let input = temporary.appendingPathComponent("campaign.jsonl")
-        try Data(lines.joined(separator: "\n").utf8).write(to: input)
-        let scratch = Paths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (temporary, input, scratch) = try campaign()
+        defer { [temporary, scratch].forEach { try? FileManager.default.removeItem(at: $0) } }
         let result = try CLI.run(
             ["check", "--format", "json", "--html", temporary.appendingPathComponent("page.html").path, input.path],
             environment: ["TMPDIR": scratch.path], output: .unreadPipe
@@ -223,13 +212,8 @@ import Testing
     }
 
     @Test func aSecondSIGINTEndsTheRunAtOnce() throws {
-        let temporary = Paths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        let lines = (0..<3000).map { payload(url: "http://cdn.example.com/\($0).png") }
-        let input = temporary.appendingPathComponent("campaign.jsonl")
-        try Data(lines.joined(separator: "\n").utf8).write(to: input)
-        let scratch = Paths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (temporary, input, scratch) = try campaign()
+        defer { [temporary, scratch].forEach { try? FileManager.default.removeItem(at: $0) } }
         // A writer blocked on a pipe nobody reads would wait for the grace period; a second Ctrl-C does not.
         let result = try CLI.run(
             ["check", "--format", "json", input.path], environment: ["TMPDIR": scratch.path], output: .unreadPipe
@@ -242,6 +226,16 @@ import Testing
         #expect(result.status == 130)
         #expect(try #require(result.secondsAfterWhileRunning) < 0.7, "well before the 1 s grace period")
         #expect(Paths.contents(of: scratch).isEmpty)
+    }
+
+    /// A campaign in a new folder: 3,000 payloads naming plain-http URLs (refused at once, nothing downloaded)
+    /// and then `more` lines; with a new empty folder for the run's TMPDIR. The caller removes both folders.
+    private func campaign(then more: [String] = []) throws -> (folder: URL, input: URL, scratch: URL) {
+        let folder = Paths.temporaryFolder()
+        let lines = (0..<3000).map { payload(url: "http://cdn.example.com/\($0).png") } + more
+        let input = folder.appendingPathComponent("campaign.jsonl")
+        try Data(lines.joined(separator: "\n").utf8).write(to: input)
+        return (folder, input, Paths.temporaryFolder())
     }
 
     // MARK: Checked before work starts
