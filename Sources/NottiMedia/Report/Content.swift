@@ -3,10 +3,9 @@ public struct Attachment: Sendable, Equatable {
     /// The identifier the Notti SDK gives its attachment.
     public static let identifier = "notti_image"
 
-    // Copy-on-write, as `MediaFacts`: a campaign payload's attachment is copied
-    // through its verdict, report and record, and eleven fields made each copy
-    // eight retains; now it is one.
-    private final class Storage: @unchecked Sendable {
+    // Copy-on-write (`CopyOnWrite`), as `MediaFacts`: a campaign payload's
+    // attachment is copied through its verdict, report and record.
+    private struct Fields: Sendable, Equatable {
         var identifier: String
         var fileURL: String
         var filePath: String
@@ -18,115 +17,75 @@ public struct Attachment: Sendable, Equatable {
         var sha256: String
         var typeHint: String?
         var options: AttachmentOptions?
-
-        init(
-            identifier: String, fileURL: String, filePath: String, fileExtension: String, uti: String, kind: MediaType.Kind,
-            mimeType: String, size: Int, sha256: String, typeHint: String?, options: AttachmentOptions?
-        ) {
-            self.identifier = identifier
-            self.fileURL = fileURL
-            self.filePath = filePath
-            self.fileExtension = fileExtension
-            self.uti = uti
-            self.kind = kind
-            self.mimeType = mimeType
-            self.size = size
-            self.sha256 = sha256
-            self.typeHint = typeHint
-            self.options = options
-        }
-
-        convenience init(copying other: Storage) {
-            self.init(
-                identifier: other.identifier, fileURL: other.fileURL, filePath: other.filePath, fileExtension: other.fileExtension,
-                uti: other.uti, kind: other.kind, mimeType: other.mimeType, size: other.size, sha256: other.sha256,
-                typeHint: other.typeHint, options: other.options)
-        }
     }
 
-    private var storage: Storage
-
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
-        return storage
-    }
+    private var storage: CopyOnWrite<Fields>
 
     init(
         identifier: String, fileURL: String, filePath: String, fileExtension: String, uti: String, kind: MediaType.Kind,
         mimeType: String, size: Int, sha256: String, typeHint: String?, options: AttachmentOptions?
     ) {
-        storage = Storage(
+        storage = CopyOnWrite(Fields(
             identifier: identifier, fileURL: fileURL, filePath: filePath, fileExtension: fileExtension, uti: uti, kind: kind,
-            mimeType: mimeType, size: size, sha256: sha256, typeHint: typeHint, options: options)
+            mimeType: mimeType, size: size, sha256: sha256, typeHint: typeHint, options: options))
     }
 
     /// The identifier the SDK gives it (`notti_image`, an entry's key, "").
     public var identifier: String {
-        get { storage.identifier }
-        set { unique().identifier = newValue }
+        get { storage.box.fields.identifier }
+        set { storage.unique().fields.identifier = newValue }
     }
     /// `file://` URL of the stored attachment, named by its SHA-256.
     public var fileURL: String {
-        get { storage.fileURL }
-        set { unique().fileURL = newValue }
+        get { storage.box.fields.fileURL }
+        set { storage.unique().fields.fileURL = newValue }
     }
     /// The same file as a path.
     public var filePath: String {
-        get { storage.filePath }
-        set { unique().filePath = newValue }
+        get { storage.box.fields.filePath }
+        set { storage.unique().fields.filePath = newValue }
     }
     /// The file's extension: Notti's type (`jpg`), or what the SDK named it (`jpeg`, `PNG`).
     public var fileExtension: String {
-        get { storage.fileExtension }
-        set { unique().fileExtension = newValue }
+        get { storage.box.fields.fileExtension }
+        set { storage.unique().fields.fileExtension = newValue }
     }
     /// The Uniform Type Identifier iOS types it as.
     public var uti: String {
-        get { storage.uti }
-        set { unique().uti = newValue }
+        get { storage.box.fields.uti }
+        set { storage.unique().fields.uti = newValue }
     }
     /// What iOS shows it as: image, audio or video.
     public var kind: MediaType.Kind {
-        get { storage.kind }
-        set { unique().kind = newValue }
+        get { storage.box.fields.kind }
+        set { storage.unique().fields.kind = newValue }
     }
     /// What libmagic says the bytes are (for a fallback, not image/jpeg).
     public var mimeType: String {
-        get { storage.mimeType }
-        set { unique().mimeType = newValue }
+        get { storage.box.fields.mimeType }
+        set { storage.unique().fields.mimeType = newValue }
     }
     public var size: Int {
-        get { storage.size }
-        set { unique().size = newValue }
+        get { storage.box.fields.size }
+        set { storage.unique().fields.size = newValue }
     }
     public var sha256: String {
-        get { storage.sha256 }
-        set { unique().sha256 = newValue }
+        get { storage.box.fields.sha256 }
+        set { storage.unique().fields.sha256 = newValue }
     }
     /// The type hint the SDK passes (`UNNotificationAttachmentOptionsTypeHintKey`), if any.
     public var typeHint: String? {
-        get { storage.typeHint }
-        set { unique().typeHint = newValue }
+        get { storage.box.fields.typeHint }
+        set { storage.unique().fields.typeHint = newValue }
     }
     /// Thumbnail options the SDK passes, if any.
     public var options: AttachmentOptions? {
-        get { storage.options }
-        set { unique().options = newValue }
+        get { storage.box.fields.options }
+        set { storage.unique().fields.options = newValue }
     }
 
     public static func == (lhs: Attachment, rhs: Attachment) -> Bool {
-        if lhs.storage === rhs.storage { return true }
-        return lhs.identifier == rhs.identifier
-            && lhs.fileURL == rhs.fileURL
-            && lhs.filePath == rhs.filePath
-            && lhs.fileExtension == rhs.fileExtension
-            && lhs.uti == rhs.uti
-            && lhs.kind == rhs.kind
-            && lhs.mimeType == rhs.mimeType
-            && lhs.size == rhs.size
-            && lhs.sha256 == rhs.sha256
-            && lhs.typeHint == rhs.typeHint
-            && lhs.options == rhs.options
+        lhs.storage.box === rhs.storage.box || lhs.storage.box.fields == rhs.storage.box.fields
     }
 
     public var json: JSONValue {

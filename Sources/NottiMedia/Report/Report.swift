@@ -110,10 +110,9 @@ public struct Report: Sendable {
 
 /// The `media` object of a report: every key always present, null when unknown.
 public struct MediaFacts: Sendable {
-    // Copy-on-write: every payload naming a URL carries these facts, and a
-    // campaign copies them many times a payload; a copy is one retain, and the
-    // fields are copied only when one is changed while shared.
-    private final class Storage: @unchecked Sendable {
+    // Copy-on-write (`CopyOnWrite`): every payload naming a URL carries these
+    // facts, and a campaign copies them many times a payload.
+    private struct Fields: Sendable {
         var url: String
         var finalURL: String?
         var redirects: Int?
@@ -136,143 +135,108 @@ public struct MediaFacts: Sendable {
         var tooLargeAnnounced = false
         var host: String?
         var cacheState: String?
-
-        init(url: String, policy: MediaPolicy) {
-            self.url = url
-            self.policy = policy
-        }
-
-        init(copying other: Storage) {
-            url = other.url
-            finalURL = other.finalURL
-            redirects = other.redirects
-            httpStatus = other.httpStatus
-            declaredMime = other.declaredMime
-            urlExtension = other.urlExtension
-            decision = other.decision
-            deviceType = other.deviceType
-            identifier = other.identifier
-            sniffedMime = other.sniffedMime
-            bytes = other.bytes
-            sha256 = other.sha256
-            elapsedMilliseconds = other.elapsedMilliseconds
-            timings = other.timings
-            http = other.http
-            policy = other.policy
-            announcedBytes = other.announcedBytes
-            httpHop = other.httpHop
-            refusedHop = other.refusedHop
-            tooLargeAnnounced = other.tooLargeAnnounced
-            host = other.host
-            cacheState = other.cacheState
-        }
     }
 
-    private var storage: Storage
-
-    private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
-        return storage
-    }
+    private var storage: CopyOnWrite<Fields>
 
     /// The URL as the payload gave it.
     public var url: String {
-        get { storage.url }
-        set { unique().url = newValue }
+        get { storage.box.fields.url }
+        set { storage.unique().fields.url = newValue }
     }
     public var finalURL: String? {
-        get { storage.finalURL }
-        set { unique().finalURL = newValue }
+        get { storage.box.fields.finalURL }
+        set { storage.unique().fields.finalURL = newValue }
     }
     public var redirects: Int? {
-        get { storage.redirects }
-        set { unique().redirects = newValue }
+        get { storage.box.fields.redirects }
+        set { storage.unique().fields.redirects = newValue }
     }
     public var httpStatus: Int? {
-        get { storage.httpStatus }
-        set { unique().httpStatus = newValue }
+        get { storage.box.fields.httpStatus }
+        set { storage.unique().fields.httpStatus = newValue }
     }
     public var declaredMime: String? {
-        get { storage.declaredMime }
-        set { unique().declaredMime = newValue }
+        get { storage.box.fields.declaredMime }
+        set { storage.unique().fields.declaredMime = newValue }
     }
     public var urlExtension: String? {
-        get { storage.urlExtension }
-        set { unique().urlExtension = newValue }
+        get { storage.box.fields.urlExtension }
+        set { storage.unique().fields.urlExtension = newValue }
     }
     /// Notti's type decision (sniffed type, SDK-side type).
     public var decision: TypeDecision? {
-        get { storage.decision }
-        set { unique().decision = newValue }
+        get { storage.box.fields.decision }
+        set { storage.unique().fields.decision = newValue }
     }
     /// Another SDK's: the extension or hint it gives, and what iOS makes of it.
     public var deviceType: DeviceTypeDecision? {
-        get { storage.deviceType }
-        set { unique().deviceType = newValue }
+        get { storage.box.fields.deviceType }
+        set { storage.unique().fields.deviceType = newValue }
     }
     /// The entry's identifier, for SDKs that attach several.
     public var identifier: String? {
-        get { storage.identifier }
-        set { unique().identifier = newValue }
+        get { storage.box.fields.identifier }
+        set { storage.unique().fields.identifier = newValue }
     }
     /// What libmagic says the bytes are.
     public var sniffedMime: String? {
-        get { storage.sniffedMime }
-        set { unique().sniffedMime = newValue }
+        get { storage.box.fields.sniffedMime }
+        set { storage.unique().fields.sniffedMime = newValue }
     }
     public var bytes: Int? {
-        get { storage.bytes }
-        set { unique().bytes = newValue }
+        get { storage.box.fields.bytes }
+        set { storage.unique().fields.bytes = newValue }
     }
     public var sha256: String? {
-        get { storage.sha256 }
-        set { unique().sha256 = newValue }
+        get { storage.box.fields.sha256 }
+        set { storage.unique().fields.sha256 = newValue }
     }
     public var elapsedMilliseconds: Int? {
-        get { storage.elapsedMilliseconds }
-        set { unique().elapsedMilliseconds = newValue }
+        get { storage.box.fields.elapsedMilliseconds }
+        set { storage.unique().fields.elapsedMilliseconds = newValue }
     }
     /// libcurl's phase times for the fetch (not deterministic, like `elapsedMilliseconds`).
     public var timings: FetchTimings? {
-        get { storage.timings }
-        set { unique().timings = newValue }
+        get { storage.box.fields.timings }
+        set { storage.unique().fields.timings = newValue }
     }
     /// The final response's caching headers, as served.
     public var http: HTTPFacts? {
-        get { storage.http }
-        set { unique().http = newValue }
+        get { storage.box.fields.http }
+        set { storage.unique().fields.http = newValue }
     }
     public var policy: MediaPolicy {
-        get { storage.policy }
-        set { unique().policy = newValue }
+        get { storage.box.fields.policy }
+        set { storage.unique().fields.policy = newValue }
     }
     // What a stricter profile's policy needs to judge the same download again
     // (`MediaResult.judged(under:)`); not part of the report.
     var announcedBytes: Int? {
-        get { storage.announcedBytes }
-        set { unique().announcedBytes = newValue }
+        get { storage.box.fields.announcedBytes }
+        set { storage.unique().fields.announcedBytes = newValue }
     }
     var httpHop: RedirectHop? {
-        get { storage.httpHop }
-        set { unique().httpHop = newValue }
+        get { storage.box.fields.httpHop }
+        set { storage.unique().fields.httpHop = newValue }
     }
     var refusedHop: RedirectHop? {
-        get { storage.refusedHop }
-        set { unique().refusedHop = newValue }
+        get { storage.box.fields.refusedHop }
+        set { storage.unique().fields.refusedHop = newValue }
     }
     var tooLargeAnnounced: Bool {
-        get { storage.tooLargeAnnounced }
-        set { unique().tooLargeAnnounced = newValue }
+        get { storage.box.fields.tooLargeAnnounced }
+        set { storage.unique().fields.tooLargeAnnounced = newValue }
     }
     /// The URL's host, once the URL passed its checks (a phone requests it).
     var host: String? {
-        get { storage.host }
-        set { unique().host = newValue }
+        get { storage.box.fields.host }
+        set { storage.unique().fields.host = newValue }
     }
     /// With `--cache`: `fetched` (downloaded and stored) or `revalidated` (a 304 reused the stored copy).
     public var cacheState: String? {
-        get { storage.cacheState }
-        set { unique().cacheState = newValue }
+        get { storage.box.fields.cacheState }
+        set { storage.unique().fields.cacheState = newValue }
     }
 
     /// The least download time on each named network, once the size is known.
@@ -286,7 +250,7 @@ public struct MediaFacts: Sendable {
     }
 
     public init(url: String, policy: MediaPolicy) {
-        storage = Storage(url: url, policy: policy)
+        storage = CopyOnWrite(Fields(url: url, policy: policy))
     }
 
     public var json: JSONValue {
