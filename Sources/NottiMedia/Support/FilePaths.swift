@@ -122,7 +122,7 @@ public enum FilePaths {
         }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var failure: Int32?
-        copying: while true {
+        while true {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count == 0 { break }
             if count < 0 {
@@ -130,16 +130,8 @@ public enum FilePaths {
                 failure = errno
                 break
             }
-            var written = 0
-            while written < count {
-                let step = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
-                if step < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    break copying
-                }
-                written += step
-            }
+            failure = buffer.withUnsafeBytes { writeAll(output, UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            if failure != nil { break }
         }
         if close(output) != 0 && failure == nil { failure = errno }
         if let failure {

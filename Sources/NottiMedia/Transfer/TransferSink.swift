@@ -91,15 +91,9 @@ final class TransferSink {
             stop = .tooLarge
             return 0
         }
-        var written = 0
-        while written < count {
-            let result = write(fileDescriptor, data + written, count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                stop = .writeFailed(errno)
-                return 0
-            }
-            written += result
+        if let error = writeAll(fileDescriptor, UnsafeRawBufferPointer(start: data, count: count)) {
+            stop = .writeFailed(error)
+            return 0
         }
         if hasher == nil { hasher = GrowingFileHasher(fileDescriptor: fileDescriptor) }
         hasher?.didWrite(count)
