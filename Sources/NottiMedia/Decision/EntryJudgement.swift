@@ -103,8 +103,7 @@ extension SDKProfile {
     /// the first name: a hard link (a copy where links cannot be made). Content-
     /// addressed, so a file already there holds the same bytes.
     static func place(_ stored: String, as fileExtension: String, sha256: String) throws(Errno) -> String {
-        let folder = String(stored[..<(stored.lastIndex(of: "/") ?? stored.startIndex)])
-        let target = "\(folder)/\(sha256).\(fileExtension)"
+        let target = "\(FilePaths.parent(stored))/\(sha256).\(fileExtension)"
         if target == stored || link(stored, target) == 0 || errno == EEXIST { return target }
         do throws(Errno) {
             try FilePaths.copyFile(from: stored, to: target)
