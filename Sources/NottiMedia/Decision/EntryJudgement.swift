@@ -33,17 +33,13 @@ extension SDKProfile {
 
     /// Notti sniffs: one of its five types, or jpg with a warning; iOS's limits are warnings.
     private func judgeAsNotti(_ entry: MediaEntry, _ media: FetchedMedia) -> EntryVerdict {
-        let facts = media.nottiFacts
-        let decision = media.nottiDecision
+        // The download's own attachment, shared by every payload that names the URL;
+        // copied (copy-on-write) only where this entry gives it another name or options.
+        var attachment = media.nottiAttachment
         let identifier = identifier(for: entry, decision: nil)
-        if identifier == media.nottiAttachment.identifier && entry.options == nil {
-            return .attached(media.nottiAttachment, facts: facts, warnings: media.nottiWarnings)
-        }
-        let attachment = Attachment(
-            identifier: identifier, fileURL: media.storedURL,
-            filePath: media.storedPath, fileExtension: decision.type.rawValue, uti: decision.type.uti, kind: decision.type.kind,
-            mimeType: media.sniffedMime, size: facts.bytes ?? 0, sha256: facts.sha256 ?? "", typeHint: nil, options: entry.options)
-        return .attached(attachment, facts: facts, warnings: media.nottiWarnings)
+        if attachment.identifier != identifier { attachment.identifier = identifier }
+        if let options = entry.options { attachment.options = options }
+        return .attached(attachment, facts: media.nottiFacts, warnings: media.nottiWarnings)
     }
 
     /// Another SDK names the file or hints its type; iOS recognises it or refuses
