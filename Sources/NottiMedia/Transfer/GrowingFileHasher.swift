@@ -18,7 +18,7 @@ import Glibc
 final class GrowingFileHasher: @unchecked Sendable {
     /// How much the writer lets pile up before it wakes a waiting helper.
     static let batchBytes = 256 << 10
-    /// The helper's read buffer: its whole memory cost.
+    /// The read buffer's size: the hasher's whole memory cost.
     static let readBytes = 64 << 10
 
     private let fileDescriptor: Int32
@@ -32,9 +32,9 @@ final class GrowingFileHasher: @unchecked Sendable {
     /// Why reading the file back failed, if it did.
     private var readError: Int32?
     private let hasher = SHA256()
+    /// Used by the helper, then by `finish` once the helper is joined.
+    private let buffer = UnsafeMutableRawPointer.allocate(byteCount: readBytes, alignment: 64)
     private var thread: JoinableThread?
-    /// No helper could be started: `finish` hashes everything on the caller's thread.
-    private var helperless = false
 
     /// Starts hashing the file open (readable) as `fileDescriptor`, from offset 0.
     /// Where no thread can be made (or `helper` is false), `finish` reads the
@@ -42,7 +42,10 @@ final class GrowingFileHasher: @unchecked Sendable {
     init(fileDescriptor: Int32, helper: Bool = true) {
         self.fileDescriptor = fileDescriptor
         thread = helper ? JoinableThread.startIfPossible { self.hashAsItGrows() } : nil
-        helperless = thread == nil
+    }
+
+    deinit {
+        buffer.deallocate()
     }
 
     /// The writer has appended `count` more bytes.
@@ -53,15 +56,14 @@ final class GrowingFileHasher: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits for the helper to hash every written byte.
+    /// Waits for the helper to hash every written byte, and hashes what it did
+    /// not (everything, where there was no helper).
     /// - Returns: the digest as 64 lowercase hex digits, or the errno of a failed read-back.
     func finish() -> Result<String, Errno> {
         stopHelper { ended = true }
-        if helperless {
-            helperless = false
-            let buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.readBytes, alignment: 64)
-            defer { buffer.deallocate() }
-            readError = hash(from: 0, to: written, buffer: buffer)
+        if readError == nil && hashedUpTo < written {
+            readError = hash(from: hashedUpTo, to: written)
+            hashedUpTo = written
         }
         if let readError { return .failure(Errno(readError)) }
         return .success(hasher.finalizeHex())
@@ -83,33 +85,29 @@ final class GrowingFileHasher: @unchecked Sendable {
     }
 
     private func hashAsItGrows() {
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: Self.readBytes, alignment: 64)
-        defer { buffer.deallocate() }
-        var position = 0
         condition.lock()
         defer { condition.unlock() }
         while true {
-            while !abandoned && !ended && written - position < Self.batchBytes {
+            while !abandoned && !ended && written - hashedUpTo < Self.batchBytes {
                 helperWaits = true
                 condition.wait()
             }
             helperWaits = false
-            let end = written
-            guard !abandoned, end > position else { return }
+            let (start, end) = (hashedUpTo, written)
+            guard !abandoned, end > start else { return }
             condition.unlock()
-            let error = hash(from: position, to: end, buffer: buffer)
+            let error = hash(from: start, to: end)
             condition.lock()
             if let error {
                 readError = error
                 return
             }
-            position = end
             hashedUpTo = end
         }
     }
 
     /// Reads `[start, end)` back and hashes it. - Returns: an errno when a read failed.
-    private func hash(from start: Int, to end: Int, buffer: UnsafeMutableRawPointer) -> Int32? {
+    private func hash(from start: Int, to end: Int) -> Int32? {
         var position = start
         while position < end {
             let count = pread(fileDescriptor, buffer, min(Self.readBytes, end - position), off_t(position))
