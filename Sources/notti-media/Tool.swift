@@ -13,10 +13,10 @@ enum Tool {
         switch invocation {
         case .version:
             Console.out("notti-media \(NottiMediaVersion.string) (\(NottiMediaVersion.libraries))")
-            return ExitCode.success
+            return finalStatus(ExitCode.success)
         case .help(let command):
             Console.out(HelpText.text(for: command))
-            return ExitCode.success
+            return finalStatus(ExitCode.success)
         case .run(let options):
             // Before any thread starts (threads inherit the blocked signals); --help and --version need none.
             Signals.install()
@@ -41,9 +41,10 @@ enum Tool {
         return ExitCode.localFailure
     }
 
-    /// The status the process exits with: a signal's 128 + N first (a closed
-    /// pipe is SIGPIPE, 141, and says nothing), then a failed write of the
-    /// output (2, with a line saying so), then the command's own verdict.
+    /// The status the process exits with, once stdout is flushed (the process
+    /// ends with `_exit`, which flushes nothing): a signal's 128 + N first (a
+    /// closed pipe is SIGPIPE, 141, and says nothing), then a failed write of
+    /// the output (2, with a line saying so), then the command's own verdict.
     static func finalStatus(_ status: Int32) -> Int32 {
         Console.flushOutput()
         if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }

@@ -1,4 +1,2 @@
-import Glibc
-
 // Parse, run, exit: everything else lives in the commands.
-exit(Tool.run(arguments: Array(CommandLine.arguments.dropFirst())))
+ProcessExit.now(Tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -89,6 +89,14 @@ import Testing
         #expect(result.stderr == "notti-media: cannot write the output (stdout): No space left on device\n")
     }
 
+    /// The process ends with `_exit`, which flushes nothing: `--version` and `--help` flush and check their output too.
+    @Test(arguments: [["--version"], ["--help"], ["check", "--help"]])
+    func versionAndHelpToDevFullAreAnErrorExitTwo(arguments: [String]) throws {
+        let result = try CLI.run(arguments, output: .path("/dev/full"))
+        #expect(result.status == 2)
+        #expect(result.stderr == "notti-media: cannot write the output (stdout): No space left on device\n")
+    }
+
     @Test func aClosedPipeEndsCheckWith141SilentlyAndLeavesNothing() throws {
         let out = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }
