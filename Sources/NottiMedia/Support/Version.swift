@@ -8,9 +8,17 @@ public enum NottiMediaVersion {
     /// The C libraries the process runs on, as loaded (not as compiled against):
     /// `libcurl 7.88.1, libmagic 5.44`.
     public static var libraries: String {
-        let curl = String(cString: curl_version()).split(separator: " ").first.map { String($0.map { $0 == "/" ? " " : $0 }) } ?? "libcurl"
         let magic = magic_version()
-        return "\(curl), libmagic \(magic / 100).\(String(format2: magic % 100))"
+        return "libcurl \(curlVersion), libmagic \(magic / 100).\(String(format2: magic % 100))"
+    }
+
+    /// The loaded libcurl's version number, `7.88.1`. From `curl_version_info`, not
+    /// `curl_version`: that one also names every library libcurl links, and to
+    /// name OpenLDAP's it initializes OpenLDAP, which loads all of SASL's plug-ins
+    /// (a quarter of `--version`'s instructions).
+    static var curlVersion: String {
+        // Any age will do: `version` is in the first one, and libcurl answers with its newest.
+        curl_version_info(CURLVERSION_FIRST).flatMap { $0.pointee.version.map { String(cString: $0) } } ?? "(unknown)"
     }
 }
 

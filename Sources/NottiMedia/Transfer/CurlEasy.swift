@@ -266,9 +266,7 @@ public struct CurlOptionError: Error, Sendable {
 
     init(option: String, code: CURLcode) {
         self.option = option
-        // "libcurl/7.88.1 OpenSSL/3.0.15 ...": the first word names the library and its version.
-        let version = String(cString: curl_version()).split(separator: " ").first.map(String.init) ?? "libcurl"
-        message = "\(version) refused \(option): \(String(cString: curl_easy_strerror(code)))"
+        message = "libcurl/\(NottiMediaVersion.curlVersion) refused \(option): \(String(cString: curl_easy_strerror(code)))"
             + " (notti-media needs libcurl \(Self.minimumVersion) or newer)"
     }
 
