@@ -19,6 +19,8 @@ public final class JoinableThread: @unchecked Sendable {
 
     /// Starts `run` on a new OS thread at once, or returns nil when no thread
     /// can be made (`pthread_create` fails with EAGAIN at the process's limit).
+    /// A function, not a failable `init`: a second init taking one closure would
+    /// make `JoinableThread { ... }` pick the optional one.
     static func startIfPossible(_ run: @escaping @Sendable () -> Void) -> JoinableThread? {
         JoinableThread(starting: run)
     }
