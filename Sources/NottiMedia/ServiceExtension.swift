@@ -6,9 +6,11 @@ import Synchronization
 /// profile's policy, sniff, decide the type under the device model, and hand
 /// back the content with the attachments, or unchanged when anything fails.
 ///
-/// The path is split where the downloads are (`plan`, `fetchMedia`, `report`),
-/// so `check` can fetch each distinct URL once for many payloads; `handle`
-/// runs the three in a row for one payload.
+/// The path reads in one direction: plan (`PayloadPlan`) → download
+/// (`fetchMedia`, once per distinct URL) → judge (`SDKProfile.judge`, pure) →
+/// place (`AttachmentPlacement`, the only step that makes attachment files) →
+/// report. `check` runs the download step once for many payloads; `handle`
+/// runs them all in a row for one payload (docs/design.md draws it).
 ///
 /// One instance owns one libcurl handle: use it from one thread at a time (one
 /// per worker). libmagic handles come from a pool the workers share.
@@ -23,6 +25,8 @@ public final class ServiceExtension {
     private let ownedPaths: OwnedPaths
     /// `--cache`: stored verdicts to revalidate instead of downloading again.
     private let cache: RevalidationCache?
+    /// This instance's downloads, until `releaseWorkingFiles`.
+    private var workingFiles: [String] = []
 
     /// Partial downloads get unique names across threads of one process.
     private static let partialCounter = Atomic<Int>(0)
@@ -68,9 +72,11 @@ public final class ServiceExtension {
         self.ownedPaths = ownedPaths
     }
 
-    /// Runs the extension's path for one payload.
+    /// Runs the extension's path for one payload: plan, download, judge, place.
+    /// The working files of its downloads are removed before it returns.
     /// - Returns: the report, or nil when `cancellation` stopped it (nothing is left on disk).
     public func handle(_ payload: Payload, source: String, strict: Bool = false, cancellation: Cancellation? = nil) -> Report? {
+        defer { releaseWorkingFiles() }
         let plan = PayloadPlan(payload, selection: selection, options: options)
         var results = MediaResults()
         let fetchPolicy = selection.fetchPolicy(options)
@@ -78,36 +84,30 @@ public final class ServiceExtension {
             guard let result = fetchMedia(url, policy: fetchPolicy, cancellation: cancellation) else { return nil }
             results[url.string] = result
         }
-        return plan.report(source: source, results: results, strict: strict)
+        return placement.report(plan, source: source, results: results, strict: strict)
     }
 
-    /// Downloads, sniffs and stores one media URL under `policy`; the file is
-    /// named `<sha256>.<type>`, the type being Notti's (sniffed, jpg otherwise).
+    /// The step after judging that makes the attachment files some report lists.
+    public var placement: AttachmentPlacement { AttachmentPlacement(ownedPaths: ownedPaths, cache: cache) }
+
+    /// Downloads and sniffs one media URL under `policy`. The bytes stay in a
+    /// working file of this run (tracked, removed by `releaseWorkingFiles`) until
+    /// the attachments judged from them are placed.
     /// - Returns: the result, or nil when `cancellation` stopped it (nothing is left on disk).
     public func fetchMedia(_ url: MediaURL, policy: MediaPolicy, cancellation: Cancellation? = nil) -> MediaResult? {
         var facts = MediaFacts(url: url.string, policy: policy)
         facts.urlExtension = url.pathExtension
         facts.host = url.host
-        // With --cache, a stored copy whose file is still here is revalidated, always, never trusted blindly.
+        // With --cache, a stored copy whose file is still there is revalidated, always, never trusted blindly.
         let stored = cache?.lookup(url: url.string, policy: policy.cacheKey).flatMap { entry in
-            FetchedMedia(cacheRecord: entry.record, url: url, policy: policy, folder: outputDirectory).map { ($0, entry) }
-        } ?? storedElsewhere(url, policy)
+            MediaDownload(cacheRecord: entry.record, url: url, policy: policy, folder: outputDirectory).map { ($0, entry) }
+        }
         let validators = stored.flatMap { $0.1.etag != nil || $0.1.lastModified != nil ? ($0.1.etag, $0.1.lastModified) : nil }
         let download = fetcher.fetch(url, policy: policy, to: newPartialPath(), cancellation: cancellation, validators: validators)
         if case .notModified = download.outcome, let (media, _) = stored {
             return .fetched(media)
         }
-        facts.finalURL = download.finalURL
-        facts.redirects = download.redirects
-        facts.httpStatus = download.httpStatus
-        facts.declaredMime = download.declaredMime
-        facts.elapsedMilliseconds = download.elapsedMilliseconds
-        facts.announcedBytes = download.announcedBytes
-        facts.httpHop = download.httpHop
-        facts.refusedHop = download.refusedHop
-        facts.tooLargeAnnounced = download.tooLargeAnnounced
-        facts.timings = download.timings
-        facts.http = download.http
+        facts.record(download)
         let file: DownloadedFile
         switch download.outcome {
         case .interrupted: return nil
@@ -115,40 +115,29 @@ public final class ServiceExtension {
         case .notModified: return .failed(facts, .httpError, "the server answered HTTP 304 to a request that was not conditional")
         case .file(let downloaded): file = downloaded
         }
-        if cancellation?.isCancelled == true {
-            ownedPaths.remove(file.path)
-            return nil
-        }
+        workingFiles.append(file.path)
+        if cancellation?.isCancelled == true { return nil }
         let sniffedMime: String
         let leadingBytes: [UInt8]
         do {
             sniffedMime = try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.mimeType(ofFileAt: file.path, size: file.bytes) }
             leadingBytes = try Self.leadingBytes(ofFileAt: file.path)
         } catch {
-            ownedPaths.remove(file.path)
-            return .failed(facts, .writeError, "cannot read the downloaded file: \(error.message); \(Reason.writeError.fix)")
-        }
-        let storedPath = "\(outputDirectory)/\(file.sha256).\((MediaType(sniffedMime: sniffedMime) ?? .jpg).rawValue)"
-        // Stored: the file is the user's now, and no cleanup may touch it.
-        if let error = ownedPaths.keep(file.path, as: storedPath) {
-            ownedPaths.remove(file.path)
-            return .failed(facts, .writeError, "cannot store the attachment at \(storedPath): \(error.message); \(Reason.writeError.fix)")
+            return .failed(facts, .writeError, "cannot read the downloaded file: \(error.message); \(DiagnosticCode.writeError.fix)")
         }
         facts.bytes = file.bytes
         facts.sha256 = file.sha256
-        let decision = TypeDecision(sniffedMime: sniffedMime, declaredMime: download.declaredMime, urlExtension: url.pathExtension)
         if cache != nil { facts.cacheState = "fetched" }
-        let media = FetchedMedia(
-            facts: facts, storedPath: storedPath, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
-            contentDisposition: download.contentDisposition, storedURL: FilePaths.fileURL(storedPath),
-            nottiDecision: decision,
-            nottiWarnings: decision.diagnostics + [Lints.iOSLimitDiagnostic(type: decision.type, bytes: file.bytes)].compactMap { $0 })
-        if let cache, download.http?.etag != nil || download.http?.lastModified != nil {
-            cache.store(
-                url: url.string, policy: policy.cacheKey, etag: download.http?.etag, lastModified: download.http?.lastModified,
-                record: media.cacheRecord)
-        }
-        return .fetched(media)
+        return .fetched(MediaDownload(
+            facts: facts, sourcePath: file.path, folder: outputDirectory, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
+            contentDisposition: download.contentDisposition))
+    }
+
+    /// Removes the working files of this instance's downloads: once every report
+    /// that judges them has placed its attachments (the end of `handle`, or of a `check` run).
+    public func releaseWorkingFiles() {
+        for path in workingFiles { ownedPaths.remove(path) }
+        workingFiles.removeAll()
     }
 
     /// The first 16 bytes, for the magic-number tables some SDKs type files by.
@@ -160,21 +149,6 @@ public final class ServiceExtension {
         let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard count >= 0 else { throw SnifferError(message: Errno(errno).message) }
         return Array(bytes.prefix(count))
-    }
-
-    /// A stored copy whose file lives in another run's attachment folder: linked
-    /// (or copied) into this run's first, so a 304 can reuse it here.
-    private func storedElsewhere(_ url: MediaURL, _ policy: MediaPolicy) -> (FetchedMedia, RevalidationCache.Entry)? {
-        guard let entry = cache?.lookup(url: url.string, policy: policy.cacheKey),
-              case .string(let file)? = entry.record["file"], !file.contains("/"),
-              case .string(let folder)? = entry.record["folder"], folder != outputDirectory,
-              access("\(folder)/\(file)", R_OK) == 0
-        else { return nil }
-        let target = "\(outputDirectory)/\(file)"
-        if access(target, F_OK) != 0 && link("\(folder)/\(file)", target) != 0 {
-            guard (try? FilePaths.copyFile(from: "\(folder)/\(file)", to: target)) != nil else { return nil }
-        }
-        return FetchedMedia(cacheRecord: entry.record, url: url, policy: policy, folder: outputDirectory).map { ($0, entry) }
     }
 
     private func newPartialPath() -> String {

@@ -99,7 +99,7 @@ struct CheckCommand {
             Console.fail("\(error.message) (the check itself finished: \(summary.passed) passed, \(summary.failed) failed)")
             return ExitCode.localFailure
         }
-        if let stored = summary.codeCounts[Reason.writeError.rawValue], let first = tally.firstWriteError {
+        if let stored = summary.codeCounts[DiagnosticCode.writeError.rawValue], let first = tally.firstWriteError {
             Console.fail("\(stored) payload\(stored == 1 ? "'s attachment" : "s' attachments") could not be stored in "
                 + "\(outputDirectory) (write_error), the first: \(first)")
             return ExitCode.localFailure
@@ -133,7 +133,7 @@ private final class Tally: @unchecked Sendable {
     func add(_ record: CheckRecord<RenderedRecord>) {
         done += 1
         if !record.passed { failed += 1 }
-        if firstWriteError == nil, let failure = record.diagnostics.first(where: { $0.code == Reason.writeError.rawValue }) {
+        if firstWriteError == nil, let failure = record.diagnostics.first(where: { $0.code == DiagnosticCode.writeError.rawValue }) {
             firstWriteError = failure.message
         }
     }

@@ -56,7 +56,7 @@ struct ProcessCommand {
         } else {
             Console.out(JSONWriter.string(options.report ? report.json : report.content ?? .null, style: .pretty))
         }
-        if report.reason == .writeError, let failure = report.diagnostics.first(where: { $0.code == Reason.writeError.rawValue }) {
+        if report.reason == .writeError, let failure = report.diagnostics.first(where: { $0.code == DiagnosticCode.writeError.rawValue }) {
             // The content went out unchanged, as on a device, but this machine failed, not the media.
             Console.fail("\(failure.message) (attachments folder \(outputDirectory))")
             return ExitCode.localFailure

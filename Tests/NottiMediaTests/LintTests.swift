@@ -90,13 +90,23 @@ import Testing
         #expect(try codes(#"{"aps":{"alert":"x","mutable-content":1},"notification_id":42}"#) == [])
     }
 
+    /// Apple's "5 MB / 10 MB / 50 MB" in both readings: within, may refuse (a warning), refuses.
     @Test(arguments: [
-        (MediaType.mp3, 5_000_000, false), (.mp3, 5_000_001, true),
-        (.jpg, 10_000_000, false), (.png, 10_000_001, true),
-        (.mp4, 50_000_000, false), (.mp4, 50_000_001, true),
+        (MediaType.Kind.audio, 5_000_000, "within"), (.audio, 5_000_001, "exceeds_ios_limit"),
+        (.audio, 5_242_880, "exceeds_ios_limit"), (.audio, 5_242_881, "too_large"),
+        (.image, 10_000_000, "within"), (.image, 10_000_001, "exceeds_ios_limit"),
+        (.image, 10_485_760, "exceeds_ios_limit"), (.image, 10_485_761, "too_large"),
+        (.video, 50_000_000, "within"), (.video, 50_000_001, "exceeds_ios_limit"),
+        (.video, 52_428_800, "exceeds_ios_limit"), (.video, 52_428_801, "too_large"),
     ])
-    func appleLimitsPerKind(type: MediaType, bytes: Int, over: Bool) {
-        #expect((Lints.iOSLimitDiagnostic(type: type, bytes: bytes) != nil) == over)
+    func appleLimitsPerKindInBothReadings(kind: MediaType.Kind, bytes: Int, verdict: String) {
+        switch IOSLimit(kind).judge(bytes: bytes) {
+        case .within: #expect(verdict == "within")
+        case .mayRefuse(let warning): #expect(verdict == warning.code)
+        case .refuses(let message):
+            #expect(verdict == "too_large")
+            #expect(message.hasPrefix("\(bytes) bytes is over iOS's \(IOSLimit(kind).binaryBytes)-byte limit for \(kind.rawValue)"))
+        }
     }
 
     @Test(arguments: [

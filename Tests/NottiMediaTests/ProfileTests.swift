@@ -146,12 +146,13 @@ extension ProcessRun {
         let url = server.url("/repeat/1436/tone.mp3")
         let braze = try ProcessRun.profile("braze", sdkPayload(#""ab": {"att": {"url": "\#(url)", "type": "mp3"}}"#))
         #expect(braze.reason == "too_large")
-        #expect(braze.message("too_large").hasPrefix("6002480 bytes is over iOS's 5000000-byte limit for audio attachments"))
+        #expect(braze.message("too_large").hasPrefix("6002480 bytes is over iOS's 5242880-byte limit for audio attachments"))
         #expect(braze.media["bytes"] as? Int == 6_002_480)
-        // Notti's own cap is 10 MiB, and iOS's limit is only a warning there, as before.
+        // Notti's own cap is 10 MiB, but iOS refuses the attachment when the extension creates it.
         let notti = try ProcessRun.profile("notti", payload(url: url))
-        #expect(notti.outcome == "attached")
-        #expect(notti.diagnosticCodes == ["exceeds_ios_limit"])
+        #expect(notti.outcome == "unchanged")
+        #expect(notti.reason == "too_large")
+        #expect(notti.diagnosticCodes == ["too_large"])
     }
 
     // MARK: OneSignal

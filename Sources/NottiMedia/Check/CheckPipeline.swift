@@ -57,6 +57,8 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     private let policies: PolicyTable
     private let writer: OrderedWriter<CheckRecord<Rendered>>
     private let fetchers: [Handoff<ServiceExtension>]
+    /// Makes the attachment files each report lists, on the thread that finishes the report.
+    private let placement: AttachmentPlacement
     // Set by `start`, joined by `finish`, both on the submitting thread.
     private var parseThreads: [JoinableThread] = []
     private var fetchThreads: [JoinableThread] = []
@@ -95,6 +97,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
                 outputDirectory: configuration.outputDirectory, sniffers: sniffers, cache: configuration.cache)))
         }
         self.fetchers = fetchers
+        placement = fetchers[0].value.placement
     }
 
     /// Starts the workers and the writer; `emit` gets every record, in input order,
@@ -153,6 +156,8 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         fetchThreads.forEach { $0.join() }
         writer.close()
         writerThread?.join()
+        // Every report is placed: the downloads' working files go.
+        for fetcher in fetchers { fetcher.value.releaseWorkingFiles() }
         summary.interrupted = isCancelled
         return summary
     }
@@ -201,7 +206,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         }
         guard !plan.fetches.isEmpty else {
             return record(
-                item.sequence, plan.report(source: source, results: [:], strict: configuration.strict),
+                item.sequence, placement.report(plan, source: source, results: [:], strict: configuration.strict),
                 isLine: item.input.isLine, index: item.input.index)
         }
         // A campaign names a few URLs many times: nearly every payload finds its
@@ -225,7 +230,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         }
         guard let pending else {
             return dropped ? nil : record(
-                item.sequence, plan.report(source: source, results: ready, strict: configuration.strict),
+                item.sequence, placement.report(plan, source: source, results: ready, strict: configuration.strict),
                 isLine: item.input.isLine, index: item.input.index)
         }
         // Some download is still running: whichever thread fills the last result reports.
@@ -250,7 +255,8 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
 
     private func finishRecord(_ pending: PendingPayload) -> CheckRecord<Rendered> {
         record(
-            pending.sequence, pending.plan.report(source: pending.input.source, results: pending.results, strict: configuration.strict),
+            pending.sequence,
+            placement.report(pending.plan, source: pending.input.source, results: pending.results, strict: configuration.strict),
             isLine: pending.input.isLine, index: pending.input.index)
     }
 

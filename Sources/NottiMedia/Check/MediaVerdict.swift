@@ -3,7 +3,7 @@ public struct MediaVerdict: Sendable, Equatable {
     public var url: String
     public var sdk: SDK
     /// Why payloads naming it go out without it; nil when it attaches.
-    public var reason: Reason?
+    public var reason: DiagnosticCode?
     public var message: String?
     /// The attachment's type (its file extension), when attached.
     public var type: String?

@@ -15,10 +15,10 @@ extension Report {
             guard case .string(let severityText)? = finding["severity"], let severity = Diagnostic.Severity(rawValue: severityText),
                   case .string(let code)? = finding["code"], case .string(let message)? = finding["message"]
             else { return nil }
-            diagnostics.append(Diagnostic(severity, code, message, line: finding["line"]?.intValue, column: finding["column"]?.intValue))
+            diagnostics.append(Diagnostic(severity, code: code, message, line: finding["line"]?.intValue, column: finding["column"]?.intValue))
         }
         let sdk = json["sdk"]?.stringValue.flatMap(SDK.init(rawValue:)) ?? .notti
-        let reason = json["reason"]?.stringValue.flatMap(Reason.init(rawValue:))
+        let reason = json["reason"]?.stringValue.flatMap(DiagnosticCode.init(rawValue:))
         self.init(
             source: source, sdk: sdk, outcome: outcome, reason: reason, media: .none, diagnostics: diagnostics,
             contentSource: json["content"].map { .value($0) } ?? .none, attachments: [], strict: strict)
@@ -108,7 +108,7 @@ extension MediaVerdict {
         guard case .string(let url)? = json["url"], case .string(let verdict)? = json["verdict"] else { return nil }
         self.url = url
         sdk = json["sdk"]?.stringValue.flatMap(SDK.init(rawValue:)) ?? .notti
-        reason = verdict == "attached" ? nil : Reason(rawValue: verdict)
+        reason = verdict == "attached" ? nil : DiagnosticCode(rawValue: verdict)
         message = json["message"]?.stringValue
         type = json["type"]?.stringValue
         bytes = json["bytes"]?.intValue

@@ -5,19 +5,24 @@
 public enum DeviceModel {
     /// The service extension's time budget when the SDK sets none of its own.
     public static let systemDeadlineSeconds = 30.0
-    /// iOS's largest per-kind limit (video): no download is read past it.
-    public static let largestLimitBytes = MediaType.Kind.video.iOSLimitBytes
+    /// iOS's largest per-kind limit (video, binary reading): no download is read
+    /// past it (one byte more, to see a file is over), whatever `--max-bytes` says.
+    public static let largestLimitBytes = IOSLimit.largestBytes
 }
 
-/// An attachment type iOS recognises, by file extension or type hint.
+/// An attachment type iOS recognises, by file extension or type hint: the
+/// table of iOS 26's `UNNotificationAttachment` (SPEC 12).
 public enum RecognisedType: String, Sendable, CaseIterable {
-    case jpeg, png, gif, aiff, wav, mp3, m4a, mpeg, mp4, m4v, avi
+    case jpeg, png, gif, heic
+    case aiff, aifc, wav, mp3, m4a, caf, amr, au, ac3, eac3
+    case mpeg, mp4, m4v, avi, threeGP = "3gp", threeG2 = "3g2"
 
     /// Extensions iOS types an attachment by (compared without case).
     public static let extensions: [String: RecognisedType] = [
-        "jpg": .jpeg, "jpeg": .jpeg, "png": .png, "gif": .gif,
-        "aif": .aiff, "aiff": .aiff, "wav": .wav, "mp3": .mp3, "m4a": .m4a,
-        "mpg": .mpeg, "mpeg": .mpeg, "mp4": .mp4, "m4v": .m4v, "avi": .avi,
+        "jpg": .jpeg, "jpeg": .jpeg, "png": .png, "gif": .gif, "heic": .heic,
+        "aif": .aiff, "aiff": .aiff, "aifc": .aifc, "wav": .wav, "mp3": .mp3, "m4a": .m4a,
+        "caf": .caf, "amr": .amr, "au": .au, "ac3": .ac3, "eac3": .eac3,
+        "mpg": .mpeg, "mpeg": .mpeg, "mp4": .mp4, "m4v": .m4v, "avi": .avi, "3gp": .threeGP, "3g2": .threeG2,
     ]
 
     /// The type for a file extension, or nil when iOS does not recognise it.
@@ -39,7 +44,16 @@ public enum RecognisedType: String, Sendable, CaseIterable {
         case .jpeg: "public.jpeg"
         case .png: "public.png"
         case .gif: "com.compuserve.gif"
+        case .heic: "public.heic"
         case .aiff: "public.aiff-audio"
+        case .aifc: "public.aifc-audio"
+        case .caf: "com.apple.coreaudio-format"
+        case .amr: "org.3gpp.adaptive-multi-rate-audio"
+        case .au: "public.ulaw-audio"
+        case .ac3: "public.ac3-audio"
+        case .eac3: "public.enhanced-ac3-audio"
+        case .threeGP: "public.3gpp"
+        case .threeG2: "public.3gpp2"
         case .wav: "com.microsoft.waveform-audio"
         case .mp3: "public.mp3"
         case .m4a: "com.apple.m4a-audio"
@@ -56,7 +70,16 @@ public enum RecognisedType: String, Sendable, CaseIterable {
         case .jpeg: ["image/jpeg", "image/jpg", "image/pjpeg"]
         case .png: ["image/png"]
         case .gif: ["image/gif"]
+        case .heic: ["image/heic", "image/heif"]
         case .aiff: ["audio/aiff", "audio/x-aiff"]
+        case .aifc: ["audio/x-aifc"]
+        case .caf: ["audio/x-caf"]
+        case .amr: ["audio/amr"]
+        case .au: ["audio/basic"]
+        case .ac3: ["audio/ac3", "audio/vnd.dolby.dd-raw"]
+        case .eac3: ["audio/eac3"]
+        case .threeGP: ["video/3gpp"]
+        case .threeG2: ["video/3gpp2"]
         case .wav: ["audio/wav", "audio/x-wav", "audio/vnd.wave"]
         case .mp3: ["audio/mpeg", "audio/mp3"]
         case .m4a: ["audio/mp4", "audio/x-m4a", "audio/m4a"]
@@ -69,9 +92,9 @@ public enum RecognisedType: String, Sendable, CaseIterable {
 
     public var kind: MediaType.Kind {
         switch self {
-        case .jpeg, .png, .gif: .image
-        case .aiff, .wav, .mp3, .m4a: .audio
-        case .mpeg, .mp4, .m4v, .avi: .video
+        case .jpeg, .png, .gif, .heic: .image
+        case .aiff, .aifc, .wav, .mp3, .m4a, .caf, .amr, .au, .ac3, .eac3: .audio
+        case .mpeg, .mp4, .m4v, .avi, .threeGP, .threeG2: .video
         }
     }
 

@@ -2,17 +2,9 @@
 public enum MediaType: String, Sendable, CaseIterable {
     case jpg, png, gif, mp4, mp3
 
-    /// Apple's per-kind attachment limits, in decimal megabytes as Apple states them.
+    /// What iOS shows an attachment as; each kind has its own size limit (`IOSLimit`).
     public enum Kind: String, Sendable {
         case image, video, audio
-
-        public var iOSLimitBytes: Int {
-            switch self {
-            case .audio: 5_000_000
-            case .image: 10_000_000
-            case .video: 50_000_000
-            }
-        }
     }
 
     /// The Uniform Type Identifier iOS is given for the attachment.

@@ -5,7 +5,8 @@ public struct SniffReport: Sendable {
     public var type: MediaType
     public var fallback: Bool
     public var bytes: Int
-    /// Within Apple's attachment limit for the type's kind (audio 5 MB, image 10 MB, video 50 MB).
+    /// Within Apple's attachment limit for the type's kind (audio 5 MB, image 10 MB,
+    /// video 50 MB), read in decimal megabytes: with no extension to run, the strict reading.
     public var withinIOSLimit: Bool
     public var diagnostics: [Diagnostic]
 
@@ -19,8 +20,8 @@ public struct SniffReport: Sendable {
         self.type = sniffed ?? .jpg
         self.fallback = sniffed == nil
         self.bytes = bytes
-        let limit = type.kind.iOSLimitBytes
-        self.withinIOSLimit = bytes <= limit
+        let limit = IOSLimit(type.kind)
+        self.withinIOSLimit = bytes <= limit.decimalBytes
         var found: [Diagnostic] = []
         if bytes == 0 {
             found.append(.error(.emptyMedia, "the file is empty"))
@@ -28,12 +29,17 @@ public struct SniffReport: Sendable {
             found.append(.error(.tooLarge, "\(bytes) bytes is over the SDK's \(maxBytes)-byte limit: the push would go out without media"))
         }
         if fallback && bytes > 0 {
-            found.append(Diagnostic(
-                .warning, "unsupported_type",
+            found.append(Diagnostic(.warning, .unsupportedType,
                 "the file is \(mime), which the SDK does not support: it would be attached as jpg and may not render; "
                     + Lints.conversionAdvice(forSniffedMime: mime)))
         }
-        if let overLimit = Lints.iOSLimitDiagnostic(type: type, bytes: bytes) { found.append(overLimit) }
+        if !withinIOSLimit {
+            found.append(Diagnostic(
+                .warning, .exceedsIOSLimit,
+                "\(bytes) bytes is over iOS's \(limit.decimalBytes / 1_000_000) MB limit for \(type.kind.rawValue) attachments "
+                    + "(\(limit.decimalBytes) bytes; iOS refuses more than \(limit.binaryBytes)): iOS may refuse the attachment; "
+                    + DiagnosticCode.exceedsIOSLimit.fix))
+        }
         self.diagnostics = found
     }
 

@@ -41,8 +41,7 @@ public struct TypeDecision: Sendable, Equatable {
     public var diagnostics: [Diagnostic] {
         var found: [Diagnostic] = []
         if fallback {
-            found.append(Diagnostic(
-                .warning, "unsupported_type",
+            found.append(Diagnostic(.warning, .unsupportedType,
                 "the media is \(sniffedMime), which the SDK does not support: it is attached as jpg "
                     + "and may not render on a device; \(Lints.conversionAdvice(forSniffedMime: sniffedMime))"))
         }
@@ -57,8 +56,7 @@ public struct TypeDecision: Sendable, Equatable {
             case .urlExtension: "serve it with Content-Type: \(Lints.contentType(for: type)) or give the URL a .\(type.rawValue) extension"
             case .contentType, .defaultJPG: "serve it with Content-Type: \(Lints.contentType(for: type))"
             }
-            found.append(Diagnostic(
-                .warning, "type_mismatch",
+            found.append(Diagnostic(.warning, .typeMismatch,
                 "the bytes are \(sniffedMime) but \(because): without sniffing a device would "
                     + "attach it as \(sdkType.rawValue), not \(type.rawValue); \(fix)"))
         }

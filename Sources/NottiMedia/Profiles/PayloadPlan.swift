@@ -19,7 +19,7 @@ public final class PayloadPlan: Sendable {
     public struct PlannedEntry: Sendable {
         public enum Step: Sendable {
             case fetch(MediaURL)
-            case failed(Reason, String)
+            case failed(DiagnosticCode, String)
             case bundleResource(String)
         }
 
@@ -68,19 +68,19 @@ public final class PayloadPlan: Sendable {
             }
         }
         switch checkURL(entry.value, entry.key, policy.allowHTTP) {
-        case .absent: return .failed(.invalidURL, "\(entry.key) is missing; \(Reason.invalidURL.fix)")
-        case .invalid(let why): return .failed(.invalidURL, "\(why); \(Reason.invalidURL.fix)")
+        case .absent: return .failed(.invalidURL, "\(entry.key) is missing; \(DiagnosticCode.invalidURL.fix)")
+        case .invalid(let why): return .failed(.invalidURL, "\(why); \(DiagnosticCode.invalidURL.fix)")
         case .valid(let url): return .fetch(url)
         case .notHTTPS(let scheme):
             if profile.refusesHTTPItself {
-                return .failed(.notHTTPS, "the URL scheme is \(scheme): the SDK only downloads https; \(Reason.notHTTPS.fix)")
+                return .failed(.notHTTPS, "the URL scheme is \(scheme): the SDK only downloads https; \(DiagnosticCode.notHTTPS.fix)")
             }
             if scheme == "http" {
                 return .failed(.notHTTPS, "the URL scheme is http: App Transport Security blocks plain http on a device "
                     + "unless the app declares an exception; serve the media over https")
             }
             return .failed(
-                .notHTTPS, "the URL scheme is \(scheme): the extension downloads https (or http, where the app allows it) only; \(Reason.notHTTPS.fix)")
+                .notHTTPS, "the URL scheme is \(scheme): the extension downloads https (or http, where the app allows it) only; \(DiagnosticCode.notHTTPS.fix)")
         }
     }
 
@@ -91,8 +91,7 @@ public final class PayloadPlan: Sendable {
         var warnings: [Diagnostic] = []
         var context = Lints.payloadDiagnostics(for: payload, sdk: sdk)
         if !alsoDetected.isEmpty {
-            context.append(Diagnostic(
-                .warning, "ambiguous_sdk",
+            context.append(Diagnostic(.warning, .ambiguousSDK,
                 "the payload carries the media keys of \(([sdk] + alsoDetected).map(\.displayName).joined(separator: ", ")): "
                     + "checked as \(sdk.displayName), the first; keep one SDK's media key per payload"))
         }
@@ -104,13 +103,12 @@ public final class PayloadPlan: Sendable {
         where mayCarryForeignKeys && other != sdk && payload.root.value(at: path) != nil {
             // CleverTap's two keys are its own even when another SDK's list names one too.
             guard !profile.mediaKeys.contains(path) else { continue }
-            context.append(Diagnostic(
-                .warning, "foreign_media_key",
+            context.append(Diagnostic(.warning, .foreignMediaKey,
                 "this payload has \(key), which the \(sdk.displayName) extension ignores; "
                     + "use \(sdk.displayName)'s media key, or check the payload as \(other.displayName)'s"))
         }
         var mediaVerdicts: [MediaVerdict] = []
-        func finish(_ outcome: Report.Outcome, _ reason: Reason?, media: Report.Media, attachments: [Attachment], overrides: ContentOverrides?) -> Report {
+        func finish(_ outcome: Report.Outcome, _ reason: DiagnosticCode?, media: Report.Media, attachments: [Attachment], overrides: ContentOverrides?) -> Report {
             Report(
                 source: source, sdk: sdk, outcome: outcome, reason: reason, media: media,
                 // Most payloads of a campaign have only the payload's own findings, or none.
@@ -123,7 +121,7 @@ public final class PayloadPlan: Sendable {
         case .absent:
             return finish(.unchanged, .noMedia, media: .none, attachments: [], overrides: nil)
         case .invalid(let why):
-            errors.append(.error(.invalidMediaSpec, "\(why); \(Reason.invalidMediaSpec.fix)"))
+            errors.append(.error(.invalidMediaSpec, "\(why); \(DiagnosticCode.invalidMediaSpec.fix)"))
             return finish(.unchanged, .invalidMediaSpec, media: .none, attachments: [], overrides: nil)
         case .entries(let list, let overrides):
             if list.isEmpty { return finish(.unchanged, .noMedia, media: .none, attachments: [], overrides: overrides) }
@@ -135,7 +133,7 @@ public final class PayloadPlan: Sendable {
         let single = profile.failurePolicy == .single
         var singleFacts: MediaFacts?
         var entryFacts: [MediaFacts] = []
-        var firstFailure: Reason?
+        var firstFailure: DiagnosticCode?
         var bundled = false
         var attachments: [Attachment] = []
         for (position, planned) in entries.enumerated() {
@@ -159,7 +157,7 @@ public final class PayloadPlan: Sendable {
                 errors.append(.error(reason, message))
                 firstFailure = firstFailure ?? reason
             case .bundleResource(_, let message):
-                warnings.append(Diagnostic(.warning, Reason.bundleResource.rawValue, message))
+                warnings.append(Diagnostic(.warning, .bundleResource, message))
                 bundled = true
             }
         }

@@ -16,7 +16,12 @@ public struct Diagnostic: Sendable, Equatable {
     public var line: Int?
     public var column: Int?
 
-    public init(_ severity: Severity, _ code: String, _ message: String, line: Int? = nil, column: Int? = nil) {
+    public init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, line: Int? = nil, column: Int? = nil) {
+        self.init(severity, code: code.rawValue, message, line: line, column: column)
+    }
+
+    /// A finding read back from JSON (`merge`), whose code may be a newer version's.
+    init(_ severity: Severity, code: String, _ message: String, line: Int? = nil, column: Int? = nil) {
         self.severity = severity
         self.code = code
         self.message = message
@@ -24,8 +29,8 @@ public struct Diagnostic: Sendable, Equatable {
         self.column = column
     }
 
-    public static func error(_ reason: Reason, _ message: String) -> Diagnostic {
-        Diagnostic(.error, reason.rawValue, message)
+    public static func error(_ reason: DiagnosticCode, _ message: String) -> Diagnostic {
+        Diagnostic(.error, reason, message)
     }
 
     public var json: JSONValue {

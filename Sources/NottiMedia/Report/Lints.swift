@@ -7,27 +7,17 @@ public enum Lints {
     /// The most a payload grows when serialized compactly, per byte of its text.
     static let maxSerializedGrowth = 6
 
-    /// Every diagnostic code that is not a `Reason`: the lints, the type
-    /// warnings and the SDK-choice warnings. With `Reason.allCases`, every code
-    /// the tool can print.
-    public static let codes = [
-        "mutable_content_missing", "no_alert", "payload_too_large", "notification_id_missing", "exceeds_ios_limit",
-        "unsupported_type", "type_mismatch", "foreign_media_key", "ambiguous_sdk", "not_cacheable", "slow_network",
-    ]
-
     /// The payload-only lints: mutable-content, alert text and size (iOS's and
     /// APNs's rules, for every SDK), and Notti's notification_id.
     public static func payloadDiagnostics(for payload: Payload, sdk: SDK = .notti) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let aps = payload.aps
         if aps?["mutable-content"]?.intValue != 1 {
-            found.append(Diagnostic(
-                .error, "mutable_content_missing",
+            found.append(Diagnostic(.error, .mutableContentMissing,
                 "aps.mutable-content is not 1: iOS never runs the extension, so the media never shows; add \"mutable-content\": 1"))
         }
         if !payload.alert.hasText {
-            found.append(Diagnostic(
-                .error, "no_alert",
+            found.append(Diagnostic(.error, .noAlert,
                 "the push has no alert text: silent and badge-only pushes skip the extension; add aps.alert with a title or body"))
         }
         // Serializing grows a payload at most sixfold (a raw DEL, 1 byte, is written as
@@ -35,30 +25,14 @@ public enum Lints {
         // text of up to maxPayloadBytes / 6 bytes cannot be over and needs no count.
         if payload.byteCount * maxSerializedGrowth > maxPayloadBytes, case let size = JSONWriter.compactByteCount(payload.root),
            size > maxPayloadBytes {
-            found.append(Diagnostic(
-                .error, "payload_too_large",
+            found.append(Diagnostic(.error, .payloadTooLarge,
                 "the payload is \(size) bytes serialized, over APNs's \(maxPayloadBytes)-byte limit: APNs rejects it; shorten the text or custom keys"))
         }
         if sdk == .notti && !hasNotificationID(payload.root["notification_id"]) {
-            found.append(Diagnostic(
-                .warning, "notification_id_missing",
+            found.append(Diagnostic(.warning, .notificationIDMissing,
                 "no notification_id: the SDK cannot report the push as received; add the campaign's notification_id"))
         }
         return found
-    }
-
-    /// `exceeds_ios_limit` for an attachment of `bytes` bytes of `type`, if it is over Apple's limit.
-    public static func iOSLimitDiagnostic(type: MediaType, bytes: Int) -> Diagnostic? {
-        let limit = type.kind.iOSLimitBytes
-        guard bytes > limit else { return nil }
-        let fix = switch type.kind {
-        case .audio: "shorten it or lower its bit rate"
-        case .image: "resize or recompress it"
-        case .video: "shorten it or lower its bit rate"
-        }
-        return Diagnostic(
-            .warning, "exceeds_ios_limit",
-            "\(bytes) bytes is over iOS's \(limit)-byte limit for \(type.kind.rawValue) attachments: iOS refuses the attachment and shows the push without it; \(fix)")
     }
 
     /// What to convert media the SDK does not support into.

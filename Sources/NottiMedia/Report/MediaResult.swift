@@ -1,10 +1,10 @@
-/// What fetching one media URL under one policy came to: downloaded, sniffed
-/// and stored, or why not. One result serves every payload (and every entry)
+/// What fetching one media URL under one policy came to: downloaded and
+/// sniffed, or why not. One result serves every payload (and every entry)
 /// that names the same URL under the same policy.
 public enum MediaResult: Sendable {
-    case fetched(FetchedMedia)
+    case fetched(MediaDownload)
     /// No file: the facts known so far, the reason and the human detail.
-    case failed(MediaFacts, Reason, String)
+    case failed(MediaFacts, DiagnosticCode, String)
 
     public var facts: MediaFacts {
         switch self {
@@ -14,71 +14,12 @@ public enum MediaResult: Sendable {
     }
 }
 
-/// A downloaded file, stored by content hash, and what the response said about it.
-///
-/// A class, immutable: one download serves every payload that names its URL,
-/// so it is shared by reference rather than copied field by field each time.
-public final class FetchedMedia: Sendable {
-    /// The transfer's facts: final URL, redirects, status, Content-Type, bytes, hash, time.
-    public let facts: MediaFacts
-    /// Where the file is: `<sha256>.<type>` in the attachment folder, the type
-    /// being Notti's (sniffed, jpg for anything else).
-    public let storedPath: String
-    /// What libmagic says the bytes are.
-    public let sniffedMime: String
-    /// The file's first bytes, for magic-number tables.
-    public let leadingBytes: [UInt8]
-    /// The final response's Content-Disposition header, as sent.
-    public let contentDisposition: String?
-    /// `storedPath` as a `file://` URL.
-    public let storedURL: String
-    /// Notti's type decision and the warnings it raises: they depend on this
-    /// fetch only, so they are made once however many payloads name the URL.
-    public let nottiDecision: TypeDecision
-    public let nottiWarnings: [Diagnostic]
-    /// `facts` with Notti's decision and the sniffed type filled in, as every
-    /// payload judged by Notti's rule reports them (made once, not per payload).
-    public let nottiFacts: MediaFacts
-    /// The attachment Notti's rule makes of it (fixed identifier, no options):
-    /// made once, so a campaign's payloads share it rather than build their own.
-    let nottiAttachment: Attachment
-
-    init(
-        facts: MediaFacts, storedPath: String, sniffedMime: String, leadingBytes: [UInt8], contentDisposition: String?,
-        storedURL: String, nottiDecision: TypeDecision, nottiWarnings: [Diagnostic]
-    ) {
-        self.facts = facts
-        self.storedPath = storedPath
-        self.sniffedMime = sniffedMime
-        self.leadingBytes = leadingBytes
-        self.contentDisposition = contentDisposition
-        self.storedURL = storedURL
-        self.nottiDecision = nottiDecision
-        self.nottiWarnings = nottiWarnings
-        var nottiFacts = facts
-        nottiFacts.decision = nottiDecision
-        nottiFacts.sniffedMime = sniffedMime
-        self.nottiFacts = nottiFacts
-        nottiAttachment = Attachment(
-            identifier: Attachment.identifier, fileURL: storedURL, filePath: storedPath, fileExtension: nottiDecision.type.rawValue,
-            uti: nottiDecision.type.uti, kind: nottiDecision.type.kind, mimeType: sniffedMime, size: facts.bytes ?? 0,
-            sha256: facts.sha256 ?? "", typeHint: nil, options: nil)
-    }
-
-    /// The same download with other facts (judged under another policy).
-    func with(facts: MediaFacts) -> FetchedMedia {
-        FetchedMedia(
-            facts: facts, storedPath: storedPath, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
-            contentDisposition: contentDisposition, storedURL: storedURL, nottiDecision: nottiDecision, nottiWarnings: nottiWarnings)
-    }
-}
-
 /// What became of one media entry of one payload under its SDK's rules.
 public enum EntryVerdict: Sendable {
     /// Attached, with the warnings its type decision raised.
     case attached(Attachment, facts: MediaFacts, warnings: [Diagnostic])
     /// Not attached: why (facts are nil when the value was never a URL string).
-    case failed(facts: MediaFacts?, Reason, String)
+    case failed(facts: MediaFacts?, DiagnosticCode, String)
     /// A file in the app bundle (OneSignal): nothing to fetch, nothing to judge here.
     case bundleResource(facts: MediaFacts, String)
 
@@ -110,7 +51,7 @@ extension MediaResult {
         }
         var facts = self.facts
         facts.policy = policy
-        func failed(_ reason: Reason, _ message: String) -> MediaResult {
+        func failed(_ reason: DiagnosticCode, _ message: String) -> MediaResult {
             // As a download stopped by this policy would report it: no file.
             facts.bytes = nil
             facts.sha256 = nil

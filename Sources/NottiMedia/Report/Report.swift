@@ -46,7 +46,7 @@ public struct Report: Sendable {
     public var sdk: SDK
     public var outcome: Outcome
     /// Why the content is unchanged; nil when attached.
-    public var reason: Reason?
+    public var reason: DiagnosticCode?
     public var media: Media
     public var diagnostics: [Diagnostic]
     /// How the content is had: built when first asked for, since a text or
@@ -81,7 +81,7 @@ public struct Report: Sendable {
     /// The report for input that is not a JSON object: nothing is delivered.
     public static func invalidPayload(source: String, sdk: SDK = .notti, error: PayloadError, strict: Bool = false) -> Report {
         let diagnostic = Diagnostic(
-            .error, Reason.invalidPayload.rawValue, "\(error.message); \(Reason.invalidPayload.fix)",
+            .error, .invalidPayload, "\(error.message); \(DiagnosticCode.invalidPayload.fix)",
             line: error.line, column: error.column)
         return Report(
             source: source, sdk: sdk, outcome: .invalidPayload, reason: .invalidPayload, media: .none,

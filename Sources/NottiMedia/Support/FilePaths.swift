@@ -106,6 +106,24 @@ public enum FilePaths {
         return names
     }
 
+    /// Gives the bytes at `source` a second name, `target`: a hard link, or a copy
+    /// (`copyFile`) where the two cannot share an inode (another file system, a
+    /// folder that refuses links). The one way the tool places a file by content
+    /// hash: a regular file already at `target` holds the same bytes and is kept;
+    /// a link, folder or device there is never written through nor replaced.
+    /// - Throws: the errno; `EEXIST` when something other than a regular file has the name.
+    public static func linkOrCopy(from source: String, to target: String, ownedPaths: OwnedPaths = .run) throws(Errno) {
+        if link(source, target) == 0 { return }
+        let failure = errno
+        if failure == EEXIST {
+            var existing = stat()
+            if lstat(target, &existing) == 0, existing.st_mode & S_IFMT == S_IFREG { return }
+            throw Errno(EEXIST)
+        }
+        guard failure == EXDEV || failure == EPERM || failure == EMLINK || failure == EOPNOTSUPP else { throw Errno(failure) }
+        try copyFile(from: source, to: target, ownedPaths: ownedPaths)
+    }
+
     /// Copies the file at `source` to a new file `target` (mode 0644 less the
     /// umask). `target` must not exist: it is created exclusively and tracked in
     /// `ownedPaths` until the copy is complete, so a copy that fails half way,

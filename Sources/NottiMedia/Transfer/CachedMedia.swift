@@ -1,10 +1,11 @@
 import Glibc
 
 /// A download as `--cache` keeps it: every fact its verdicts are made from, and
-/// the name of its content-addressed file, so a 304 gives back exactly what
-/// the full download gave.
-extension FetchedMedia {
-    var cacheRecord: JSONValue {
+/// the name of a content-addressed file placed from it, so a 304 gives back
+/// exactly what the full download gave.
+extension MediaDownload {
+    /// The record, naming `placedPath`, the attachment file that holds the bytes after the run.
+    func cacheRecord(placedPath: String) -> JSONValue {
         let facts = self.facts
         let http = facts.http
         return .object([
@@ -24,23 +25,24 @@ extension FetchedMedia {
             JSONMember("setsCookie", .bool(http?.setsCookie ?? false)),
             JSONMember("vary", .optional(http?.vary)),
             JSONMember("announcedBytes", .optional(facts.announcedBytes)),
-            JSONMember("file", .string(String(storedPath.split(separator: "/").last ?? ""))),
-            JSONMember("folder", .string(String(storedPath[..<(storedPath.lastIndex(of: "/") ?? storedPath.startIndex)]))),
+            JSONMember("file", .string(FilePaths.lastComponent(placedPath))),
+            JSONMember("folder", .string(FilePaths.parent(placedPath))),
             JSONMember("sniffedMime", .string(sniffedMime)),
             JSONMember("leadingBytes", .array(leadingBytes.map { .int(Int($0)) })),
             JSONMember("contentDisposition", .optional(contentDisposition)),
         ])
     }
 
-    /// The download `record` stored, for `url` under `policy`, with its file in
-    /// `folder` (linked or copied there from `storedFolder` when it is elsewhere).
+    /// The download `record` stored, for `url` under `policy`, judged into this
+    /// run's attachment `folder`; its bytes are the file the record names
+    /// (in this folder or another run's), which placing links or copies from.
     /// - Returns: nil when the record is not whole or the file is gone.
     convenience init?(cacheRecord record: JSONValue, url: MediaURL, policy: MediaPolicy, folder: String) {
         guard case .string(let file)? = record["file"], !file.contains("/"), let sha256 = record["sha256"]?.stringValue,
               let bytes = record["bytes"]?.intValue, let sniffed = record["sniffedMime"]?.stringValue
         else { return nil }
-        let path = "\(folder)/\(file)"
-        guard access(path, R_OK) == 0 else { return nil }
+        let storedFolder = record["folder"]?.stringValue ?? folder
+        guard let path = [folder, storedFolder].lazy.map({ "\($0)/\(file)" }).first(where: { Self.isReadableFile($0) }) else { return nil }
         var facts = MediaFacts(url: url.string, policy: policy)
         facts.urlExtension = url.pathExtension
         facts.host = url.host
@@ -68,12 +70,17 @@ extension FetchedMedia {
         facts.cacheState = "revalidated"
         var leading: [UInt8] = []
         if case .array(let values)? = record["leadingBytes"] { leading = values.compactMap { $0.intValue.map { UInt8(truncatingIfNeeded: $0) } } }
-        let decision = TypeDecision(sniffedMime: sniffed, declaredMime: facts.declaredMime, urlExtension: url.pathExtension)
         self.init(
-            facts: facts, storedPath: path, sniffedMime: sniffed, leadingBytes: leading,
-            contentDisposition: record["contentDisposition"]?.stringValue, storedURL: FilePaths.fileURL(path),
-            nottiDecision: decision,
-            nottiWarnings: decision.diagnostics + [Lints.iOSLimitDiagnostic(type: decision.type, bytes: bytes)].compactMap { $0 })
+            facts: facts, sourcePath: path, folder: folder, sniffedMime: sniffed, leadingBytes: leading,
+            contentDisposition: record["contentDisposition"]?.stringValue)
+    }
+}
+
+extension MediaDownload {
+    /// A regular file (not a link, a folder or a device) that can be read.
+    fileprivate static func isReadableFile(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && access(path, R_OK) == 0
     }
 }
 

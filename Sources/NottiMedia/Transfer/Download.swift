@@ -5,7 +5,7 @@ struct Download {
         /// A complete body within the limits, in a partial file the caller now owns.
         case file(DownloadedFile)
         /// The push goes out unchanged, for `reason`; `message` is the human detail.
-        case failed(Reason, String)
+        case failed(DiagnosticCode, String)
         /// Stopped by its cancellation; no file is left.
         case interrupted
         /// 304 to a conditional request (`--cache`): the stored copy is still good; no file.
@@ -47,4 +47,21 @@ struct DownloadedFile {
 struct RedirectHop: Sendable, Hashable {
     var number: Int
     var url: String
+}
+
+extension MediaFacts {
+    /// Takes in what a transfer found out, whatever its outcome.
+    mutating func record(_ download: Download) {
+        finalURL = download.finalURL
+        redirects = download.redirects
+        httpStatus = download.httpStatus
+        declaredMime = download.declaredMime
+        elapsedMilliseconds = download.elapsedMilliseconds
+        announcedBytes = download.announcedBytes
+        httpHop = download.httpHop
+        refusedHop = download.refusedHop
+        tooLargeAnnounced = download.tooLargeAnnounced
+        timings = download.timings
+        http = download.http
+    }
 }

@@ -183,7 +183,7 @@ final class MediaFetcher {
     }
 
     /// A failure whose message ends with what to do about it.
-    static func failure(_ reason: Reason, _ detail: String) -> Download.Outcome {
+    static func failure(_ reason: DiagnosticCode, _ detail: String) -> Download.Outcome {
         .failed(reason, "\(detail); \(reason.fix)")
     }
 
@@ -192,11 +192,11 @@ final class MediaFetcher {
 
     static func timeoutMessage(_ policy: MediaPolicy) -> String {
         "the download did not finish within \(NumberText.decimal(policy.timeoutSeconds)) s: the push is delivered without media; "
-            + Reason.timeout.fix
+            + DiagnosticCode.timeout.fix
     }
 
     static func tooLargeMessage(_ policy: MediaPolicy, announced: Bool) -> String {
-        tooLargeDetail(policy, announced: announced) + "; " + Reason.tooLarge.fix
+        tooLargeDetail(policy, announced: announced) + "; " + DiagnosticCode.tooLarge.fix
     }
 
     private static func tooLargeDetail(_ policy: MediaPolicy, announced: Bool) -> String {
@@ -214,7 +214,7 @@ final class MediaFetcher {
         let allowed = policy.allowHTTP ? "only https and http are allowed"
             : policy.httpRefusedByATS ? "App Transport Security allows only https unless the app declares an exception"
             : "only https is allowed"
-        return "redirect \(hop.number) leads to \(quoted(hop.url)): \(allowed); \(Reason.insecureRedirect.fix)"
+        return "redirect \(hop.number) leads to \(quoted(hop.url)): \(allowed); \(DiagnosticCode.insecureRedirect.fix)"
     }
 
     /// Maps a libcurl failure to its reason code.

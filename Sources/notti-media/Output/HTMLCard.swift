@@ -59,7 +59,7 @@ struct HTMLCard: Sendable {
             html += "<section class=\"why\"><h4>\(report.passed ? "Warnings" : "Why")</h4>\n<ul>\n"
             for diagnostic in report.diagnostics {
                 html += "<li class=\"\(diagnostic.severity.rawValue)\"><strong>\(diagnostic.severity.rawValue)</strong> "
-                html += "<code>\(markupEscape(diagnostic.code))</code> <span class=\"plain\">\(markupEscape(PlainLanguage.line(for: diagnostic.code)))</span>"
+                html += "<code>\(markupEscape(diagnostic.code))</code> <span class=\"plain\">\(markupEscape(DiagnosticCode.plainLanguage(for: diagnostic.code)))</span>"
                 html += "<br><span class=\"message\">\(markupEscape(diagnostic.message))</span></li>\n"
             }
             html += "</ul></section>\n"
@@ -70,15 +70,15 @@ struct HTMLCard: Sendable {
 
     /// Why the phone shows no media, in words, and the media's own verdict beside it.
     private func phoneLine(_ report: Report, skipped: Diagnostic?) -> String? {
-        if report.outcome == .invalidPayload { return "Not delivered: \(PlainLanguage.line(for: "invalid_payload"))" }
+        if report.outcome == .invalidPayload { return "Not delivered: \(DiagnosticCode.plainLanguage(for: "invalid_payload"))" }
         if let skipped {
             guard report.media.all.isEmpty == false else { return nil }
             let verdict = report.attachment.map { "the file is fine (\($0.fileExtension), \(ByteText.human($0.size))), but the phone never fetches it" }
                 ?? "and the media has problems of its own (below)"
-            return "Media not shown on the phone: \(PlainLanguage.line(for: skipped.code)) \(verdict.prefix(1).uppercased() + verdict.dropFirst())."
+            return "Media not shown on the phone: \(DiagnosticCode.plainLanguage(for: skipped.code)) \(verdict.prefix(1).uppercased() + verdict.dropFirst())."
         }
         guard let reason = report.reason, reason != .noMedia else { return nil }
-        return "Media not shown on the phone: \(PlainLanguage.line(for: reason.rawValue))"
+        return "Media not shown on the phone: \(DiagnosticCode.plainLanguage(for: reason.rawValue))"
     }
 
     /// The facts a campaign manager searches by: SDK, notification id, every media URL and where it led.

@@ -1,0 +1,47 @@
+/// The step after judging: makes the files a report's attachments name, and
+/// nothing else. Judging names `<sha256>.<ext>` in the attachment folder;
+/// placing links (or copies) the download's bytes there, once per name per
+/// run, so `--out` holds exactly what the records list (SPEC 5).
+public struct AttachmentPlacement: Sendable {
+    let ownedPaths: OwnedPaths
+    /// `--cache`: a download's row is written when its first attachment is placed,
+    /// naming that file, so a later 304 finds the bytes.
+    let cache: RevalidationCache?
+
+    /// The report for `plan` once every attachment it lists is on disk. A file
+    /// that cannot be made turns its download into a `write_error` and the plan
+    /// is judged again (judging is pure), so no record names a missing file.
+    public func report(_ plan: PayloadPlan, source: String, results: MediaResults, strict: Bool) -> Report {
+        var results = results
+        while true {
+            let report = plan.report(source: source, results: results, strict: strict)
+            guard let (url, facts, message) = place(report.attachments, from: results) else { return report }
+            results[url] = .failed(facts, .writeError, message)
+        }
+    }
+
+    /// Places each attachment from the download that holds its bytes.
+    /// - Returns: nil, or the first failure: the URL whose download it was, its facts, the message.
+    private func place(_ attachments: [Attachment], from results: MediaResults) -> (String, MediaFacts, String)? {
+        for attachment in attachments {
+            for (url, result) in results {
+                guard case .fetched(let download) = result, download.facts.sha256 == attachment.sha256 else { continue }
+                do {
+                    if try download.place(attachment, ownedPaths: ownedPaths) { remember(download, placedAt: attachment.filePath) }
+                } catch {
+                    return (url, download.facts,
+                            "cannot store the attachment at \(attachment.filePath): \(error.message); \(DiagnosticCode.writeError.fix)")
+                }
+                break
+            }
+        }
+        return nil
+    }
+
+    private func remember(_ download: MediaDownload, placedAt path: String) {
+        guard let cache, let http = download.facts.http, http.etag != nil || http.lastModified != nil else { return }
+        cache.store(
+            url: download.facts.url, policy: download.fetchedUnder.cacheKey, etag: http.etag, lastModified: http.lastModified,
+            record: download.cacheRecord(placedPath: path))
+    }
+}

@@ -1,0 +1,131 @@
+/// Every code the tool can print, with what goes with it: whether it is a
+/// reason (why content went out without media, SPEC 2, 3, 12) or a lint, its
+/// severity as a finding, the fix its message ends with, and one plain line
+/// for people who do not read codes (the preview). The README's tables, the
+/// preview and every output format take their words from here.
+///
+/// Scripts match on `rawValue`: never rename one.
+public enum DiagnosticCode: String, Sendable, CaseIterable {
+    // Reasons: the `reason` of a report.
+    case noMedia = "no_media"
+    case invalidPayload = "invalid_payload"
+    case invalidURL = "invalid_url"
+    case notHTTPS = "not_https"
+    case insecureRedirect = "insecure_redirect"
+    case tooManyRedirects = "too_many_redirects"
+    case httpError = "http_error"
+    case emptyMedia = "empty_media"
+    case tooLarge = "too_large"
+    case timeout = "timeout"
+    case tlsError = "tls_error"
+    case networkError = "network_error"
+    case blockedAddress = "blocked_address"
+    case writeError = "write_error"
+    case invalidMediaSpec = "invalid_media_spec"
+    case unsupportedType = "unsupported_type"
+    case bundleResource = "bundle_resource"
+    // Lints: what a device would punish beyond the SDK's own path (SPEC 7, 10, 12, 13).
+    case mutableContentMissing = "mutable_content_missing"
+    case noAlert = "no_alert"
+    case payloadTooLarge = "payload_too_large"
+    case notificationIDMissing = "notification_id_missing"
+    case exceedsIOSLimit = "exceeds_ios_limit"
+    case typeMismatch = "type_mismatch"
+    case foreignMediaKey = "foreign_media_key"
+    case ambiguousSDK = "ambiguous_sdk"
+    case notCacheable = "not_cacheable"
+    case slowNetwork = "slow_network"
+
+    /// The reasons: why content went out without media. The rest are lints, of which
+    /// `mutable_content_missing` and `no_alert` are also a report's reason when the
+    /// payload names media (the extension never runs).
+    public static let reasons: [DiagnosticCode] = allCases.filter(\.isReason)
+
+    /// The lints: every code that is not one of `reasons` (`unsupported_type` is both:
+    /// an error for SDKs whose file iOS cannot type, a warning for Notti's jpg fallback).
+    public static let lints: [DiagnosticCode] = allCases.filter { !$0.isReason || $0 == .unsupportedType }
+
+    public var isReason: Bool {
+        switch self {
+        case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch,
+             .foreignMediaKey, .ambiguousSDK, .notCacheable, .slowNetwork: false
+        default: true
+        }
+    }
+
+    /// `no_media` and `bundle_resource` are the reasons that are not failures.
+    public var isFailure: Bool { self != .noMedia && self != .bundleResource }
+
+    /// What to do about it, in plain words: the end of the code's message.
+    public var fix: String {
+        switch self {
+        case .noMedia: "add the SDK's media key to show media"
+        case .invalidPayload: "make the payload one JSON object, as sent to APNs"
+        case .invalidURL: "send an absolute URL with a host and no spaces"
+        case .notHTTPS: "serve the media over https"
+        case .insecureRedirect: "redirect to https only"
+        case .tooManyRedirects: "link the final URL directly"
+        case .httpError: "fix the link, or make the server answer 200 with the media"
+        case .emptyMedia: "serve the media file itself"
+        case .tooLarge: "serve a smaller file: recompress, resize or shorten it"
+        case .timeout: "serve it faster or smaller (a CDN near the users)"
+        case .tlsError: "give the server a valid certificate for its name, from a trusted CA, and TLS 1.2 or newer"
+        case .networkError: "check the host name and that the server accepts connections"
+        case .blockedAddress: "serve the media from a public address"
+        case .writeError: "free space in the attachment folder, or choose another one"
+        case .invalidMediaSpec: "give the SDK's media key the fields its extension reads"
+        case .unsupportedType: "serve jpg, png, gif, mp3, m4a, wav, mp4 or m4v under a name or type iOS recognises"
+        case .bundleResource: "make sure the app bundle ships that file, or send a URL"
+        case .mutableContentMissing: "add \"mutable-content\": 1 to aps"
+        case .noAlert: "give aps.alert a title or body"
+        case .payloadTooLarge: "shorten the text or custom keys"
+        case .notificationIDMissing: "add the campaign's notification_id"
+        case .exceedsIOSLimit: "recompress, resize or shorten it"
+        case .typeMismatch: "serve the right Content-Type, or fix the file name's extension or the type hint"
+        case .foreignMediaKey: "use the chosen SDK's media key, or check the payload with that SDK's --sdk"
+        case .ambiguousSDK: "keep one SDK's media key per payload"
+        case .notCacheable: "serve it with Cache-Control: public, max-age=86400 and no Set-Cookie"
+        case .slowNetwork: "serve a smaller file"
+        }
+    }
+
+    /// One sentence for people who do not read codes (the preview shows it
+    /// beside each finding): what the phone does, not what the tool did.
+    public var plainLanguage: String {
+        switch self {
+        case .noMedia: "There is no media in this push."
+        case .invalidPayload: "This is not a valid push: APNs would reject it."
+        case .invalidURL: "The media link is not a valid web address."
+        case .notHTTPS: "The media link is not https: the phone will not download it."
+        case .insecureRedirect: "The media link forwards to an insecure address: the phone stops there."
+        case .tooManyRedirects: "The media link forwards too many times: the phone gives up."
+        case .httpError: "The media server answered with an error instead of the file."
+        case .emptyMedia: "The media server sent an empty file."
+        case .tooLarge: "The media file is too large: the phone will not attach it."
+        case .timeout: "The media took too long to download: the push arrives without it."
+        case .tlsError: "The media server's security certificate is not trusted."
+        case .networkError: "The media server could not be reached."
+        case .blockedAddress: "The media address is not a public one."
+        case .writeError: "This computer could not store the file (a local problem, not the media's)."
+        case .invalidMediaSpec: "The SDK cannot read this push's media settings, so it adds no media."
+        case .unsupportedType: "The phone may not be able to show this kind of file."
+        case .bundleResource: "The media is a file the app itself must contain; it is not downloaded."
+        case .mutableContentMissing: "iOS never runs the extension for this push, so no media is added."
+        case .noAlert: "A silent push: the phone shows nothing and adds no media."
+        case .payloadTooLarge: "The push is over 4 KB: APNs rejects it, nothing arrives."
+        case .notificationIDMissing: "The SDK cannot report this push as received."
+        case .exceedsIOSLimit: "iOS may drop an attachment this large: the push may show without it."
+        case .typeMismatch: "The file's real type and its label disagree: the phone may show it wrong."
+        case .foreignMediaKey: "This push carries another SDK's media, which this SDK ignores."
+        case .ambiguousSDK: "This push carries media for several SDKs."
+        case .notCacheable: "A CDN will not cache this file: every phone downloads it from the origin server."
+        case .slowNetwork: "On a slow network the file takes longer than the extension may wait: those users get no media."
+        }
+    }
+
+    /// The plain line of a code as printed (`Diagnostic.code`); a code this
+    /// version does not know (a newer shard's, in `merge`) gets a pointer to its message.
+    public static func plainLanguage(for code: String) -> String {
+        DiagnosticCode(rawValue: code)?.plainLanguage ?? "See the message for what to do."
+    }
+}

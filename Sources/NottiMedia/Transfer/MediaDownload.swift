@@ -1,0 +1,119 @@
+import Glibc
+import Synchronization
+
+/// One distinct media URL, downloaded once and sniffed: what every payload
+/// naming it is judged from. Immutable, and shared by reference: a campaign
+/// judges one download for millions of payloads, under each one's SDK.
+///
+/// The bytes are in `sourcePath`: this run's working file (a tracked `.part`
+/// file in the attachment folder, removed when the run ends) or, after a 304,
+/// the file an earlier run placed. Judging never touches the disk; the
+/// attachments some record lists are placed from it afterwards (`place`).
+public final class MediaDownload: Sendable {
+    /// The transfer's facts: final URL, redirects, status, Content-Type, bytes, hash, time.
+    public let facts: MediaFacts
+    /// Where the bytes are (see above).
+    let sourcePath: String
+    /// The attachment folder: every attachment is `<folder>/<sha256>.<ext>`.
+    let folder: String
+    /// What libmagic says the bytes are.
+    public let sniffedMime: String
+    /// The file's first bytes, for the magic-number tables some SDKs type files by.
+    public let leadingBytes: [UInt8]
+    /// The final response's Content-Disposition header, as sent.
+    public let contentDisposition: String?
+    /// Notti's verdict on it: one of its five types or jpg, its warnings, iOS's
+    /// limit for that kind. It depends on the download alone, so it is made once
+    /// however many payloads name the URL.
+    let notti: NottiVerdict
+    /// The file names already placed from it (`sha256.ext`), shared with the
+    /// copies `with(facts:)` makes: each name is placed once per run.
+    private let placed: PlacedNames
+    /// The policy it was downloaded under (the run's fetch policy), which `--cache` keys it by.
+    let fetchedUnder: MediaPolicy
+
+    struct NottiVerdict: Sendable {
+        let decision: TypeDecision
+        /// `facts` with Notti's decision and the sniffed type filled in.
+        let facts: MediaFacts
+        /// The attachment Notti's rule makes (fixed identifier, no options), when iOS takes it.
+        let attachment: Attachment
+        let warnings: [Diagnostic]
+        /// iOS's refusal of a file this large for the type's kind, if it refuses.
+        let refusal: String?
+    }
+
+    init(
+        facts: MediaFacts, sourcePath: String, folder: String, sniffedMime: String, leadingBytes: [UInt8],
+        contentDisposition: String?, fetchedUnder: MediaPolicy? = nil, placed: PlacedNames = PlacedNames()
+    ) {
+        self.facts = facts
+        self.fetchedUnder = fetchedUnder ?? facts.policy
+        self.sourcePath = sourcePath
+        self.folder = folder
+        self.sniffedMime = sniffedMime
+        self.leadingBytes = leadingBytes
+        self.contentDisposition = contentDisposition
+        self.placed = placed
+        let decision = TypeDecision(sniffedMime: sniffedMime, declaredMime: facts.declaredMime, urlExtension: facts.urlExtension)
+        var nottiFacts = facts
+        nottiFacts.decision = decision
+        nottiFacts.sniffedMime = sniffedMime
+        var warnings = decision.diagnostics
+        var refusal: String?
+        switch IOSLimit(decision.type.kind).judge(bytes: facts.bytes ?? 0) {
+        case .within: break
+        case .mayRefuse(let warning): warnings.append(warning)
+        case .refuses(let message): refusal = message
+        }
+        let type = decision.type
+        let path = Self.attachmentPath(folder: folder, sha256: facts.sha256 ?? "", fileExtension: type.rawValue)
+        notti = NottiVerdict(
+            decision: decision, facts: nottiFacts,
+            attachment: Attachment(
+                identifier: Attachment.identifier, fileURL: FilePaths.fileURL(path), filePath: path, fileExtension: type.rawValue,
+                uti: type.uti, kind: type.kind, mimeType: sniffedMime, size: facts.bytes ?? 0, sha256: facts.sha256 ?? "",
+                typeHint: nil, options: nil),
+            warnings: warnings, refusal: refusal)
+    }
+
+    /// The same download with other facts (judged under another policy).
+    func with(facts: MediaFacts) -> MediaDownload {
+        MediaDownload(
+            facts: facts, sourcePath: sourcePath, folder: folder, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
+            contentDisposition: contentDisposition, fetchedUnder: fetchedUnder, placed: placed)
+    }
+
+    /// Where an attachment of these bytes named `fileExtension` lives: a pure function
+    /// of the content, so judging can name the file before it exists.
+    static func attachmentPath(folder: String, sha256: String, fileExtension: String) -> String {
+        "\(folder)/\(sha256).\(fileExtension)"
+    }
+
+    /// Makes `attachment`'s file exist: a hard link to the bytes (a copy where
+    /// links cannot be made), once per name per run.
+    /// - Returns: true the first time this name is placed (the cache records it then).
+    /// - Throws: the errno when the file cannot be made, or a non-file holds its name.
+    func place(_ attachment: Attachment, ownedPaths: OwnedPaths) throws(Errno) -> Bool {
+        let name = FilePaths.lastComponent(attachment.filePath)
+        return try placed.once(name) { () throws(Errno) in
+            try FilePaths.linkOrCopy(from: sourcePath, to: attachment.filePath, ownedPaths: ownedPaths)
+        }
+    }
+}
+
+/// The names a download's attachments were placed under in this run.
+final class PlacedNames: Sendable {
+    private let names = Mutex<Set<String>>([])
+
+    /// Runs `make` unless `name` was made already; a failed `make` is tried again next time.
+    func once(_ name: String, _ make: () throws(Errno) -> Void) throws(Errno) -> Bool {
+        // Held while placing: two payloads placing one name at once would race on link/copy.
+        try names.withLock { (names: inout Set<String>) throws(Errno) -> Bool in
+            guard !names.contains(name) else { return false }
+            try make()
+            names.insert(name)
+            return true
+        }
+    }
+}
