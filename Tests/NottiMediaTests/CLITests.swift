@@ -133,7 +133,7 @@ import Testing
     }
 
     @Test func aNonStringURLIsInvalid() throws {
-        let result = try CLI.run(["process", "-", "--report"], stdin: #"{"aps":{"alert":"x"},"notti_image_url":42}"#)
+        let result = try CLI.run(["process", "-", "--report"], stdin: #"{"aps":{"alert":"x","mutable-content":1},"notti_image_url":42}"#)
         #expect(result.json["reason"] as? String == "invalid_url")
         #expect(result.json["media"] is NSNull)
     }

@@ -21,8 +21,32 @@ public struct CheckSummary: Sendable {
     }
     /// Payloads per diagnostic code.
     public var codeCounts: [String: Int] = [:]
-    /// Per media URL and SDK: its verdict and the payloads naming it.
-    private var media: [String: (verdict: MediaVerdict, payloads: Int)] = [:]
+    /// Per distinct media URL: each profile's verdict on it and the payloads naming it.
+    private var media: [String: URLMedia] = [:]
+
+    /// One distinct media URL of the run: one download, judged by each profile
+    /// that read it (one, unless `--sdk auto` met several).
+    public struct URLMedia: Sendable {
+        public var url: String
+        /// Each profile's verdict and its payloads, in `--sdk`'s order.
+        public var profiles: [(verdict: MediaVerdict, payloads: Int)] = []
+
+        /// Payloads naming the URL, under any profile.
+        public var payloads: Int { profiles.reduce(0) { $0 + $1.payloads } }
+        /// The worst of its profiles' verdicts (the first in `--sdk`'s order among equals).
+        public var worst: MediaVerdict {
+            profiles.map(\.verdict).max { $0.severityRank < $1.severityRank || ($0.severityRank == $1.severityRank && $0.sdk.ordinal > $1.sdk.ordinal) }!
+        }
+
+        mutating func add(_ verdict: MediaVerdict, payloads: Int) {
+            if let index = profiles.firstIndex(where: { $0.verdict.sdk == verdict.sdk }) {
+                profiles[index].payloads += payloads
+            } else {
+                profiles.append((verdict, payloads))
+                profiles.sort { $0.verdict.sdk.ordinal < $1.verdict.sdk.ordinal }
+            }
+        }
+    }
     /// Per media host: what every phone pulls from it at send time.
     private var hosts: [String: HostLoad] = [:]
     /// The networks reported on, and per network the payloads whose media misses the deadline there.
@@ -66,30 +90,27 @@ public struct CheckSummary: Sendable {
         let several = record.media.count > 1
         // Each count is one hash lookup, changed in place: this runs for every payload of a campaign.
         for verdict in record.media {
-            let key = verdict.key
-            if several && !seen.insert(key).inserted { continue }
-            if let index = media.index(forKey: key) {
-                media.values[index].payloads += 1
+            if several && !seen.insert(verdict.url).inserted { continue }
+            if let index = media.index(forKey: verdict.url), media.values[index].profiles.count == 1,
+               media.values[index].profiles[0].verdict.sdk == verdict.sdk {
+                // The common case, one profile per URL: one hash lookup, a count in place.
+                media.values[index].profiles[0].payloads += 1
             } else {
-                media[key] = (verdict, 1)
+                media[verdict.url, default: URLMedia(url: verdict.url)].add(verdict, payloads: 1)
             }
             // One phone requests each distinct URL once, whichever SDK reads it.
-            if let host = verdict.host, !several || requested.insert(verdict.url).inserted {
+            if verdict.requestedAtSendTime, let host = verdict.host, !several || requested.insert(verdict.url).inserted {
                 Self.count(verdict, in: &hosts[host, default: HostLoad(host: host)])
             }
         }
-        for index in networks.indices where record.media.contains(where: { $0.misses[index] }) {
+        for index in networks.indices where record.media.contains(where: { $0.requestedAtSendTime && $0.misses[index] }) {
             missing[index] += 1
         }
     }
 
     /// Adds a media verdict named by `payloads` more payloads (a shard's summary, when merging).
     mutating func addMedia(_ verdict: MediaVerdict, payloads: Int) {
-        if let known = media[verdict.key] {
-            media[verdict.key] = (known.verdict, known.payloads + payloads)
-        } else {
-            media[verdict.key] = (verdict, payloads)
-        }
+        media[verdict.url, default: URLMedia(url: verdict.url)].add(verdict, payloads: payloads)
     }
 
     /// Adds a host's load (a shard's summary, when merging).
@@ -118,12 +139,12 @@ public struct CheckSummary: Sendable {
 
     /// Distinct media URLs, worst first: failures, then warnings, then clean;
     /// within each, the most payloads first, then by URL.
-    public var mediaByImpact: [(verdict: MediaVerdict, payloads: Int)] {
-        media.values.sorted {
-            if $0.verdict.severityRank != $1.verdict.severityRank { return $0.verdict.severityRank > $1.verdict.severityRank }
-            if $0.payloads != $1.payloads { return $0.payloads > $1.payloads }
-            return $0.verdict.key < $1.verdict.key
-        }
+    public var mediaByImpact: [URLMedia] {
+        media.values.map { ($0, $0.worst.severityRank, $0.payloads) }.sorted {
+            if $0.1 != $1.1 { return $0.1 > $1.1 }
+            if $0.2 != $1.2 { return $0.2 > $1.2 }
+            return $0.0.url < $1.0.url
+        }.map(\.0)
     }
 
     /// Codes by count, most first, then by name.
@@ -158,9 +179,16 @@ public struct CheckSummary: Sendable {
                         JSONMember("payloadsMissingMedia", .int(entry.payloads)),
                     ])
                 })),
+                // One entry per distinct URL: the worst verdict's fields and every
+                // payload naming it, then each profile's own verdict and payloads.
                 JSONMember("media", .array(mediaByImpact.map { entry in
-                    guard case .object(var members) = entry.verdict.json else { return .null }
+                    guard case .object(var members) = entry.worst.json else { return .null }
                     members.append(JSONMember("payloads", .int(entry.payloads)))
+                    members.append(JSONMember("profiles", .array(entry.profiles.map { profile in
+                        guard case .object(var members) = profile.verdict.json else { return .null }
+                        members.append(JSONMember("payloads", .int(profile.payloads)))
+                        return .object(members)
+                    })))
                     return .object(members)
                 })),
             ])),

@@ -18,6 +18,9 @@ public struct MediaVerdict: Sendable, Equatable {
     /// Per network of the summary, in its order: whether even the least download
     /// time is over the deadline (false when the size is unknown).
     public var misses: [Bool]
+    /// False when the extension never runs (no mutable-content, no alert): the
+    /// verdict is still given, but no phone downloads it at send time.
+    public var requestedAtSendTime = true
 
     /// The verdict of one entry of a report, when it named a URL string.
     init?(sdk: SDK, facts: MediaFacts?, verdict: EntryVerdict, networks: [NetworkProfile]) {

@@ -80,8 +80,11 @@ extension CheckSummary {
             }
             if case .array(let media)? = summary["media"] {
                 for entry in media {
-                    guard let verdict = MediaVerdict(json: entry), let payloads = entry["payloads"]?.intValue else { return nil }
-                    merged.addMedia(verdict, payloads: payloads)
+                    guard case .array(let profiles)? = entry["profiles"] else { return nil }
+                    for profile in profiles {
+                        guard let verdict = MediaVerdict(json: profile), let payloads = profile["payloads"]?.intValue else { return nil }
+                        merged.addMedia(verdict, payloads: payloads)
+                    }
                 }
             }
             if case .array(let hosts)? = summary["hosts"] {

@@ -117,14 +117,20 @@ public final class PayloadPlan: Sendable {
                 attachments: attachments, strict: strict, mediaVerdicts: mediaVerdicts)
         }
 
+        // Without mutable-content, or without alert text, iOS never runs the extension:
+        // the push shows as sent, whatever the media would have done (SPEC 7).
+        let extensionNeverRuns = context.first { $0.code == DiagnosticCode.mutableContentMissing.rawValue || $0.code == DiagnosticCode.noAlert.rawValue }
+            .flatMap { DiagnosticCode(rawValue: $0.code) }
         switch spec {
         case .absent:
             return finish(.unchanged, .noMedia, media: .none, attachments: [], overrides: nil)
         case .invalid(let why):
             errors.append(.error(.invalidMediaSpec, "\(why); \(DiagnosticCode.invalidMediaSpec.fix)"))
-            return finish(.unchanged, .invalidMediaSpec, media: .none, attachments: [], overrides: nil)
+            return finish(.unchanged, extensionNeverRuns ?? .invalidMediaSpec, media: .none, attachments: [], overrides: nil)
         case .entries(let list, let overrides):
-            if list.isEmpty { return finish(.unchanged, .noMedia, media: .none, attachments: [], overrides: overrides) }
+            if list.isEmpty {
+                return finish(.unchanged, .noMedia, media: .none, attachments: [], overrides: extensionNeverRuns == nil ? overrides : nil)
+            }
         }
 
         // One pass over the entries, each verdict used where it is made: a campaign
@@ -138,7 +144,9 @@ public final class PayloadPlan: Sendable {
         var attachments: [Attachment] = []
         for (position, planned) in entries.enumerated() {
             let verdict = profile.judge(planned, results: results, policy: policy, network: network)
-            if let mediaVerdict = MediaVerdict(sdk: sdk, facts: verdict.facts, verdict: verdict, networks: networks) {
+            if var mediaVerdict = MediaVerdict(sdk: sdk, facts: verdict.facts, verdict: verdict, networks: networks) {
+                // Its verdict still counts for the fix list, but no phone requests it at send time.
+                if extensionNeverRuns != nil { mediaVerdict.requestedAtSendTime = false }
                 mediaVerdicts.append(mediaVerdict)
             }
             if single {
@@ -163,6 +171,9 @@ public final class PayloadPlan: Sendable {
         }
         let media: Report.Media = single ? singleFacts.map { .single($0) } ?? .none : .entries(entryFacts)
         let overrides: ContentOverrides? = if case .entries(_, let overrides) = spec { overrides } else { nil }
+        if let extensionNeverRuns {
+            return finish(.unchanged, extensionNeverRuns, media: media, attachments: [], overrides: nil)
+        }
         if let firstFailure, profile.failurePolicy != .perEntry {
             // One attachment, or all or nothing: a failure sends the content unchanged, overrides dropped too.
             return finish(.unchanged, firstFailure, media: media, attachments: [], overrides: nil)

@@ -9,7 +9,7 @@ struct HTMLCard: Sendable {
     let mediaFolderName: String
 
     /// Codes after which iOS never runs the extension: the push shows, its media never does.
-    static let extensionSkipped: Set<String> = ["mutable_content_missing", "no_alert"]
+    static let extensionSkipped: Set<String> = [DiagnosticCode.mutableContentMissing.rawValue, DiagnosticCode.noAlert.rawValue]
 
     func render(_ report: Report) -> String {
         let content = report.content
@@ -20,8 +20,8 @@ struct HTMLCard: Sendable {
         let hasWarnings = report.diagnostics.contains { $0.severity == .warning }
         let status = report.passed ? "passed" : "failed"
         let skipped = report.diagnostics.first { Self.extensionSkipped.contains($0.code) }
-        // The card is the phone: media only when the extension runs and attached it.
-        let shown = skipped == nil ? report.attachment : nil
+        // The card is the phone: media only when the extension ran and attached it.
+        let shown = report.attachment
         let mediaURLs = report.media.all.flatMap { [$0.url, $0.finalURL].compactMap { $0 } }
         let searchable = ([report.source, title, subtitle, body, notificationID, report.sdk.rawValue, report.sdk.displayName] + mediaURLs)
             .compactMap { $0 }.joined(separator: " ").lowercased()
@@ -73,7 +73,9 @@ struct HTMLCard: Sendable {
         if report.outcome == .invalidPayload { return "Not delivered: \(DiagnosticCode.plainLanguage(for: "invalid_payload"))" }
         if let skipped {
             guard report.media.all.isEmpty == false else { return nil }
-            let verdict = report.attachment.map { "the file is fine (\($0.fileExtension), \(ByteText.human($0.size))), but the phone never fetches it" }
+            // The media's own verdict, judged although no phone requests it.
+            let fine = report.mediaVerdicts.allSatisfy { $0.reason == nil } ? report.mediaVerdicts.first : nil
+            let verdict = fine.map { "the file is fine (\($0.type ?? "?"), \(ByteText.human($0.bytes ?? 0))), but the phone never fetches it" }
                 ?? "and the media has problems of its own (below)"
             return "Media not shown on the phone: \(DiagnosticCode.plainLanguage(for: skipped.code)) \(verdict.prefix(1).uppercased() + verdict.dropFirst())."
         }

@@ -79,7 +79,7 @@ final class HTMLPreview: @unchecked Sendable {
             OwnedPaths.run.remove(temporary)
             throw LocalError("--html: cannot write \(pagePath)")
         }
-        let bytes = summary.mediaByImpact.reduce(0) { $0 + ($1.verdict.reason == nil ? $1.verdict.bytes ?? 0 : 0) }
+        let bytes = summary.mediaByImpact.reduce(0) { $0 + ($1.worst.reason == nil ? $1.worst.bytes ?? 0 : 0) }
         fputs(Self.head, page)
         fputs(Self.header(summary, warned: warned, bytes: bytes, context: context), page)
         var spoolError: LocalError?

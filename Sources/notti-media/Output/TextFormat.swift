@@ -22,7 +22,7 @@ struct TextFormat: CheckRenderer, CheckSink {
     static func summaryText(_ summary: CheckSummary) -> String {
         var lines: [String] = []
         let state = summary.interrupted ? "interrupted after" : "checked"
-        lines.append("\(state) \(summary.payloads) payloads: \(summary.passed) passed, \(summary.failed) failed")
+        lines.append("\(state) \(summary.payloads) payload\(summary.payloads == 1 ? "" : "s"): \(summary.passed) passed, \(summary.failed) failed")
         if !summary.codeCounts.isEmpty {
             lines.append("diagnostics: " + summary.codesByCount.map { "\($0.code) \($0.payloads)" }.joined(separator: ", "))
         }
@@ -42,19 +42,33 @@ struct TextFormat: CheckRenderer, CheckSink {
         let media = summary.mediaByImpact
         if !media.isEmpty {
             lines.append("media: \(media.count) distinct URL\(media.count == 1 ? "" : "s"), worst first")
-            for (verdict, payloads) in media {
-                lines.append("  \(describe(verdict).padding(34))  \(String(payloads).leftPadding(7)) payload\(payloads == 1 ? " " : "s")  \(textEscape(verdict.key))")
+            for entry in media {
+                if entry.profiles.count == 1, let (verdict, payloads) = entry.profiles.first {
+                    lines.append(line(describe(verdict), payloads, textEscape(verdict.key)))
+                    continue
+                }
+                // One download, judged differently by the profiles that read it: each one's verdict.
+                lines.append(line("BY PROFILE", entry.payloads, textEscape(entry.url)))
+                for (verdict, payloads) in entry.profiles {
+                    lines.append(line("  \(verdict.sdk.rawValue): \(describe(verdict))", payloads, ""))
+                }
             }
         }
         return lines.joined(separator: "\n")
     }
 
-    private static func describe(_ verdict: MediaVerdict) -> String {
+    private static func line(_ verdict: String, _ payloads: Int, _ url: String) -> String {
+        "  \(verdict.padding(34))  \(String(payloads).leftPadding(7)) payload\(payloads == 1 ? " " : "s")  \(url)"
+    }
+
+    /// A verdict in a few words; shared with JUnit's summary.
+    static func describe(_ verdict: MediaVerdict) -> String {
+        // A bundle file is a warning, not a failure: tested before the failing reasons.
+        if verdict.reason == .bundleResource { return "BUNDLE file in the app" }
         if let reason = verdict.reason {
             let status = reason == .httpError ? verdict.httpStatus.map { " (HTTP \($0))" } ?? "" : ""
             return "FAIL \(reason.rawValue)\(status)"
         }
-        if verdict.reason == .bundleResource { return "BUNDLE file in the app" }
         let what = "\(verdict.type ?? "?") \(verdict.bytes ?? 0) B"
         return verdict.warnings.isEmpty ? "OK   \(what)" : "WARN \(what) \(verdict.warnings.joined(separator: ","))"
     }
