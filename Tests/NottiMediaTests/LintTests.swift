@@ -167,3 +167,36 @@ import Testing
         #expect(result.stdout.contains("convert it to mp3"))
     }
 }
+
+/// SPEC 10: `payload_too_large` is measured on the compact UTF-8 form, and
+/// warned about when only the `\uXXXX`-escaped form is over.
+@Suite struct PayloadSizeTests {
+    /// A clean payload whose body is `count` copies of `character`.
+    private func payload(_ character: String, _ count: Int) throws -> Payload {
+        let body = String(repeating: character, count: count)
+        return try Payload(json: Array(#"{"aps":{"alert":{"body":"\#(body)"},"mutable-content":1},"notification_id":"n-1"}"#.utf8))
+    }
+
+    @Test func onlyTheEscapedFormOverTheLimitIsAWarningNamingBothSizes() throws {
+        // 1,300 × "é": 2,600 bytes of UTF-8, 7,800 escaped (\u00e9 is six bytes).
+        let found = Lints.payloadDiagnostics(for: try payload("é", 1_300))
+        let warning = try #require(found.first { $0.code == "payload_too_large" })
+        #expect(warning.severity == .warning)
+        let compact = JSONWriter.compactByteCount(try payload("é", 1_300).root)
+        #expect(compact <= 4096)
+        #expect(warning.message.contains("\(compact) bytes in compact UTF-8 but \(compact + 1_300 * 4) bytes"))
+    }
+
+    @Test func overTheLimitInUTF8IsTheError() throws {
+        let found = Lints.payloadDiagnostics(for: try payload("é", 2_100))
+        #expect(found.map(\.code) == ["payload_too_large"])
+        #expect(found.first?.severity == .error)
+    }
+
+    @Test func charactersPastTheBasicPlaneEscapeAsSurrogatePairs() throws {
+        // U+1F600: four bytes of UTF-8, twelve escaped (\ud83d\ude00).
+        let small = try payload("😀", 1)
+        #expect(JSONWriter.asciiEscapedByteCount(small.root) == JSONWriter.compactByteCount(small.root) + 8)
+        #expect(Lints.payloadDiagnostics(for: try payload("a", 100)).isEmpty)
+    }
+}

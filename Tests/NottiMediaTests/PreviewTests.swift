@@ -89,7 +89,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(dom.contains("<dt>by</dt><dd>notti-media "))
         #expect(dom.contains("<dt>SDK profile</dt><dd>Notti</dd>"))
-        #expect(dom.contains("<dt>limits</dt><dd>the SDK's own size limits, the SDK's own deadline</dd>"))
+        #expect(dom.contains("<dt>limits</dt><dd>Notti: at most 10 MiB, 20 s; iOS: audio 5 MiB, image 10 MiB, video 50 MiB per attachment</dd>"))
         #expect(dom.contains("<dd>2.9 KB</dd>"), "2,860 bytes downloaded, in human units")
         #expect(dom.contains("attached mp4 · 2.9 KB"))
     }

@@ -22,6 +22,8 @@ Routes (GET):
                               ANY (no extension, another one, or none at all)
   /repeat/N/NAME              that file's bytes N times over (real mp3 frames
                               repeated stay a playable mp3)
+  /padded/N/NAME              that file's bytes padded with zeros to exactly N bytes
+                              (real media stays what libmagic sniffs it as)
   /bytes/N?mode=M[&type=CT]   N bytes of a real JPEG padded with zeros (ETag
                               "bytes-N", and 304 to If-None-Match of it);
                               M = length (Content-Length), nolength (close
@@ -188,6 +190,14 @@ class Handler(BaseHTTPRequestHandler):
         if not path.startswith(os.path.realpath(media_root) + os.sep) or not os.path.isfile(path):
             return self.simple(404, b"<h1>Not Found</h1>", "text/html")
         body = open(path, "rb").read() * int(parts[0])
+        self.simple(200, body, CONTENT_TYPES.get(os.path.splitext(path)[1].lower(), "application/octet-stream"))
+
+    def route_padded(self, parts, query):
+        path = os.path.realpath(os.path.join(media_root, parts[1]))
+        if not path.startswith(os.path.realpath(media_root) + os.sep) or not os.path.isfile(path):
+            return self.simple(404, b"<h1>Not Found</h1>", "text/html")
+        body = open(path, "rb").read()
+        body += b"\0" * (int(parts[0]) - len(body))
         self.simple(200, body, CONTENT_TYPES.get(os.path.splitext(path)[1].lower(), "application/octet-stream"))
 
     def route_bytes(self, parts, query):

@@ -269,6 +269,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         // (a copy and the report's destruction were two atomic counts per part).
         var record = CheckRecord(
             sequence: sequence, source: "", passed: report.passed, diagnostics: [], media: [], attachments: [], rendered: rendered)
+        record.sdk = report.sdk
         swap(&record.source, &report.source)
         swap(&record.diagnostics, &report.diagnostics)
         swap(&record.media, &report.mediaVerdicts)

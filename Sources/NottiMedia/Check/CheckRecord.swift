@@ -6,6 +6,8 @@ public struct CheckRecord<Rendered: Sendable>: Sendable {
     public var source: String
     /// Passed under the run's strictness.
     public var passed: Bool
+    /// The profile the payload was checked under (under `--sdk auto`, the one detected).
+    public var sdk: SDK = .notti
     public var diagnostics: [Diagnostic]
     /// The verdicts of the media URLs this payload named.
     public var media: [MediaVerdict]

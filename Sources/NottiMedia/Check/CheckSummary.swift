@@ -77,8 +77,13 @@ public struct CheckSummary: Sendable {
         if verdict.notCacheable { load.notCacheableBytes += verdict.bytes ?? 0 }
     }
 
+    /// The profiles payloads were checked under, in `--sdk`'s order.
+    public var profiles: [SDK] { SDK.allCases.filter { profileSeen[$0.ordinal] } }
+    private var profileSeen = Array(repeating: false, count: SDK.allCases.count)
+
     mutating func add<Rendered>(_ record: CheckRecord<Rendered>) {
         payloads += 1
+        profileSeen[record.sdk.ordinal] = true
         if record.passed { passed += 1 } else { failed += 1 }
         for (position, diagnostic) in record.diagnostics.enumerated()
         where !record.diagnostics[..<position].contains(where: { $0.code == diagnostic.code }) {

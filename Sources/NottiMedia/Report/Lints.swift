@@ -21,12 +21,24 @@ public enum Lints {
                 "the push has no alert text: silent and badge-only pushes skip the extension; add aps.alert with a title or body"))
         }
         // Serializing grows a payload at most sixfold (a raw DEL, 1 byte, is written as
-        // the 6-byte \u007f; every other byte is written in at most as many bytes), so a
-        // text of up to maxPayloadBytes / 6 bytes cannot be over and needs no count.
-        if payload.byteCount * maxSerializedGrowth > maxPayloadBytes, case let size = JSONWriter.compactByteCount(payload.root),
-           size > maxPayloadBytes {
-            found.append(Diagnostic(.error, .payloadTooLarge,
-                "the payload is \(size) bytes serialized, over APNs's \(maxPayloadBytes)-byte limit: APNs rejects it; shorten the text or custom keys"))
+        // the 6-byte \u007f; every other byte is written in at most as many bytes, also
+        // with non-ASCII escaped), so a text of up to maxPayloadBytes / 6 bytes cannot be
+        // over and needs no count.
+        if payload.byteCount * maxSerializedGrowth > maxPayloadBytes {
+            let size = JSONWriter.compactByteCount(payload.root)
+            if size > maxPayloadBytes {
+                found.append(Diagnostic(
+                    .error, .payloadTooLarge,
+                    "the payload is \(size) bytes serialized, over APNs's \(maxPayloadBytes)-byte limit: APNs rejects it; "
+                        + DiagnosticCode.payloadTooLarge.fix))
+            } else if case let escaped = JSONWriter.asciiEscapedByteCount(payload.root), escaped > maxPayloadBytes {
+                found.append(Diagnostic(
+                    .warning, .payloadTooLarge,
+                    "the payload is \(size) bytes in compact UTF-8 but \(escaped) bytes with non-ASCII text escaped as \\uXXXX "
+                        + "(what many JSON libraries send by default, Python's json.dumps among them), over APNs's "
+                        + "\(maxPayloadBytes)-byte limit: APNs rejects it if it is sent escaped; send it as UTF-8 "
+                        + "(json.dumps(..., ensure_ascii=False)), or \(DiagnosticCode.payloadTooLarge.fix)"))
+            }
         }
         if sdk == .notti && !hasNotificationID(payload.root["notification_id"]) {
             found.append(Diagnostic(.warning, .notificationIDMissing,

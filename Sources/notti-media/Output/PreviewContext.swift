@@ -7,8 +7,9 @@ struct PreviewContext: Sendable {
     var made: String
     var tool: String
     var sdk: String
-    var limits: String
     var options: String
+    private let fetchOptions: FetchOptions
+    private let selection: SDKSelection
 
     init(options: Options) {
         made = UTCTimestamp.now(forPeople: true)
@@ -17,9 +18,8 @@ struct PreviewContext: Sendable {
         case .fixed(let chosen): sdk = chosen.displayName
         case .auto: sdk = "auto: each push under the SDK whose media key it carries"
         }
-        let size = options.maxBytes.map { "at most \(ByteText.human($0)) (--max-bytes)" } ?? "the SDK's own size limits"
-        let time = options.timeoutSeconds.map { "\(NumberText.decimal($0)) s (--timeout)" } ?? "the SDK's own deadline"
-        limits = "\(size), \(time)"
+        fetchOptions = Tool.fetchOptions(from: options)
+        selection = options.sdk
         var set: [String] = []
         if options.strict { set.append("--strict") }
         if options.allowHTTP { set.append("--allow-http") }
@@ -27,5 +27,30 @@ struct PreviewContext: Sendable {
         if let shard = options.shard { set.append("--shard \(shard.index)/\(shard.count)") }
         if let jobs = options.jobs { set.append("--jobs \(jobs)") }
         self.options = set.isEmpty ? "none" : set.joined(separator: " ")
+    }
+
+    /// The limits each profile ran under, as numbers (SPEC 11): the chosen
+    /// profile's, or under `auto` each profile that occurs (`seen`) with its own.
+    func limits(seen: [SDK]) -> String {
+        let profiles: [SDK] = switch selection {
+        case .fixed(let sdk): [sdk]
+        case .auto: seen.isEmpty ? [.notti] : seen
+        }
+        return profiles.map { sdk in
+            let policy = sdk.profile.policy(fetchOptions)
+            let size: String = switch sdk.profile.sizeCap {
+            case _ where fetchOptions.maxBytes != nil: "at most \(Self.bytes(policy.maxBytes)) (--max-bytes)"
+            case .streamed: "at most \(Self.bytes(policy.maxBytes))"
+            case .announced(let cap): "a Content-Length up to \(Self.bytes(cap))"
+            case .none: "no cap of its own"
+            }
+            let time = "\(NumberText.decimal(policy.timeoutSeconds)) s\(fetchOptions.timeoutSeconds == nil ? "" : " (--timeout)")"
+            return "\(sdk.displayName): \(size), \(time)"
+        }.joined(separator: "; ") + "; iOS: audio 5 MiB, image 10 MiB, video 50 MiB per attachment"
+    }
+
+    /// `10 MiB` for a whole number of MiB, else the byte count.
+    private static func bytes(_ count: Int) -> String {
+        count % 1_048_576 == 0 ? "\(count / 1_048_576) MiB" : "\(count) bytes"
     }
 }

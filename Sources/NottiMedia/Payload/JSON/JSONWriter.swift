@@ -17,26 +17,45 @@ public enum JSONWriter {
     /// The length in bytes of `string(value, style: .compact)`, without building it
     /// (the payload-size lint runs on every payload of a campaign).
     public static func compactByteCount(_ value: JSONValue) -> Int {
+        byteCount(value, escapingNonASCII: false)
+    }
+
+    /// Bytes of the compact form with every non-ASCII character written as
+    /// `\uXXXX` (a surrogate pair past U+FFFF), as many JSON libraries send by
+    /// default (Python's `json.dumps`): what APNs counts when a back end sends that.
+    public static func asciiEscapedByteCount(_ value: JSONValue) -> Int {
+        byteCount(value, escapingNonASCII: true)
+    }
+
+    private static func byteCount(_ value: JSONValue, escapingNonASCII: Bool) -> Int {
         switch value {
         case .null: return 4
         case .bool(let flag): return flag ? 4 : 5
         case .number(let text): return text.utf8.count
-        case .string(let text): return stringByteCount(text)
+        case .string(let text): return stringByteCount(text, escapingNonASCII: escapingNonASCII)
         case .array(let elements):
-            return elements.reduce(1 + max(elements.count, 1)) { $0 + compactByteCount($1) }
+            return elements.reduce(1 + max(elements.count, 1)) { $0 + byteCount($1, escapingNonASCII: escapingNonASCII) }
         case .object(let members):
-            return members.reduce(1 + max(members.count, 1)) { $0 + stringByteCount($1.key) + 1 + compactByteCount($1.value) }
+            return members.reduce(1 + max(members.count, 1)) {
+                $0 + stringByteCount($1.key, escapingNonASCII: escapingNonASCII) + 1 + byteCount($1.value, escapingNonASCII: escapingNonASCII)
+            }
         }
     }
 
-    /// Bytes `writeString` produces for `text`, quotes included.
-    private static func stringByteCount(_ text: String) -> Int {
+    /// Bytes `writeString` produces for `text`, quotes included (or, escaping
+    /// non-ASCII, what an ASCII-only writer produces).
+    private static func stringByteCount(_ text: String, escapingNonASCII: Bool) -> Int {
         var count = 2
         var previous = (UInt8(0), UInt8(0))
         for byte in text.utf8 {
             switch byte {
             case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C: count += 2
             case 0x00...0x1F, 0x7F: count += 6
+            // Escaping non-ASCII: a character is counted at its lead byte, six bytes
+            // (\uXXXX), or twelve for a surrogate pair; continuation bytes add nothing.
+            case 0x80...0xBF where escapingNonASCII: break
+            case 0xC0...0xEF where escapingNonASCII: count += 6
+            case 0xF0...0xFF where escapingNonASCII: count += 12
             // U+2028 and U+2029 (E2 80 A8/A9) are written as six-byte escapes.
             case 0xA8...0xA9 where previous == (0xE2, 0x80): count += 4
             default: count += 1
