@@ -13,10 +13,13 @@ enum Console {
     /// Our own streams on descriptors 1 and 2 (Glibc's `stdout` and `stderr`
     /// are mutable globals Swift 6 will not let threads share). A stream is
     /// internally locked, so writer and main threads may both use them.
-    nonisolated(unsafe) static let standardOutput: UnsafeMutablePointer<FILE> = fdopen(STDOUT_FILENO, "w")
-    nonisolated(unsafe) static let standardError: UnsafeMutablePointer<FILE> = {
-        let stream = fdopen(STDERR_FILENO, "w")!
-        setvbuf(stream, nil, _IONBF, 0)
+    /// Nil when the descriptor cannot be written (the tool was started with it
+    /// closed: `StandardDescriptors`): every write to stdout then fails with EBADF,
+    /// and stderr says nothing.
+    nonisolated(unsafe) static let standardOutput: UnsafeMutablePointer<FILE>? = fdopen(STDOUT_FILENO, "w")
+    nonisolated(unsafe) static let standardError: UnsafeMutablePointer<FILE>? = {
+        let stream = fdopen(STDERR_FILENO, "w")
+        if let stream { setvbuf(stream, nil, _IONBF, 0) }
         return stream
     }()
 
@@ -24,21 +27,25 @@ enum Console {
     private static let failure = Atomic<Int32>(0)
 
     static func out(_ text: String) {
+        guard let standardOutput else { return outputFailed(EBADF) }
         if fputs(text, standardOutput) == EOF || fputc(0x0A, standardOutput) == EOF { outputFailed(errno) }
     }
 
     static func err(_ text: String) {
+        guard let standardError else { return }
         fputs(text, standardError)
         fputc(0x0A, standardError)
     }
 
     /// Writes raw bytes to stdout.
     static func outBytes(_ bytes: UnsafeRawBufferPointer) {
+        guard let standardOutput else { return outputFailed(EBADF) }
         if fwrite(bytes.baseAddress, 1, bytes.count, standardOutput) < bytes.count { outputFailed(errno) }
     }
 
     /// Pushes buffered output to the descriptor, so a failure shows before the exit status is chosen.
     static func flushOutput() {
+        guard let standardOutput else { return }
         if fflush(standardOutput) != 0 { outputFailed(errno) }
     }
 

@@ -128,15 +128,13 @@ enum OptionTable {
             options.timeoutSeconds = seconds
         },
         OptionSpec("max-bytes", value: "N", [.process, .check], expects: ByteCount.expected,
-                   help: ["size limit in decoded bytes, e.g. 5000000, 10M or 10MiB (default:", "the SDK's, 10485760 for notti; else iOS's per-type limits,",
-                          "reading at most 50000000)"]) { options, text throws(UsageError) in
-            guard let bytes = ByteCount.parse(text) else { throw byName("max-bytes").invalid(text) }
-            options.maxBytes = bytes
+                   help: ["size limit in decoded bytes, e.g. 5000000, 10M or 10MiB, at most", "52428800 (default: the SDK's, 10485760 for notti; else iOS's",
+                          "per-type limits, reading at most 52428800)"]) { options, text throws(UsageError) in
+            options.maxBytes = try ByteCount.limit(text)
         },
         OptionSpec("max-bytes", value: "N", [.sniff], expects: ByteCount.expected,
-                   help: ["the SDK's size limit to check against (default 10485760)"]) { options, text throws(UsageError) in
-            guard let bytes = ByteCount.parse(text) else { throw byName("max-bytes").invalid(text) }
-            options.maxBytes = bytes
+                   help: ["the SDK's size limit to check against (default 10485760), at", "most 52428800"]) { options, text throws(UsageError) in
+            options.maxBytes = try ByteCount.limit(text)
         },
         OptionSpec("cacert", value: "FILE", [.process, .check], expects: "FILE, a PEM file of CA certificates",
                    help: ["also trust the CA certificates in FILE (PEM; at least one)"]) { options, text throws(UsageError) in
@@ -193,6 +191,18 @@ enum OptionTable {
 /// curl's `--max-filesize` reads `M`), `10MB` (decimal).
 enum ByteCount {
     static let expected = "N, a whole number of bytes greater than 0 (K, M, G or KiB, MiB, GiB: binary; KB, MB, GB: decimal)"
+
+    /// `--max-bytes`: a byte count no larger than the global read bound (SPEC 12):
+    /// no download reads past 52,428,801 bytes, one more than this, to see a file is over.
+    static func limit(_ text: String) throws(UsageError) -> Int {
+        guard let bytes = parse(text) else { throw UsageError("--max-bytes expects \(expected), not '\(text)'") }
+        guard bytes <= DeviceModel.largestLimitBytes else {
+            throw UsageError(
+                "--max-bytes expects at most \(DeviceModel.largestLimitBytes) bytes (iOS's largest attachment limit; "
+                    + "no download reads past it), not '\(text)'")
+        }
+        return bytes
+    }
 
     static func parse(_ text: String) -> Int? {
         let units: [(suffix: String, factor: Int)] = [

@@ -16,12 +16,14 @@ final class ProgressLine: @unchecked Sendable {
         lastDrawn = now
         let seconds = (now - start) / .seconds(1)
         let rate = seconds > 0 ? Int(Double(done) / seconds) : 0
-        fputs("\r\u{1B}[Kchecked \(done) payloads, \(failed) failed, \(rate)/s", Console.standardError)
+        // Made only when stderr is a terminal, so the stream is there.
+        guard let stream = Console.standardError else { return }
+        fputs("\r\u{1B}[Kchecked \(done) payloads, \(failed) failed, \(rate)/s", stream)
         drawn = true
     }
 
     func clear() {
-        guard drawn else { return }
-        fputs("\r\u{1B}[K", Console.standardError)
+        guard drawn, let stream = Console.standardError else { return }
+        fputs("\r\u{1B}[K", stream)
     }
 }
