@@ -28,7 +28,7 @@ struct CheckCommand {
     }
 
     private func run(environment: [String: String]) -> Int32 {
-        let sources: PayloadSources
+        var sources: PayloadSources
         let outputDirectory: String
         let scratch: ScratchFolder
         do {
@@ -39,13 +39,20 @@ struct CheckCommand {
             return Tool.report(error)
         }
         defer { scratch.remove() }
+        let unreadable = Counter()
+        sources.unreadable = { message in
+            Console.fail(message)
+            unreadable.add()
+        }
         // Spools live in the scratch folder; both are released (removed) before it.
         return withExtendedLifetime(scratch) {
-            run(sources: sources, outputDirectory: outputDirectory, scratch: scratch)
+            let status = run(sources: sources, outputDirectory: outputDirectory, scratch: scratch, unreadable: unreadable)
+            // An operand that could not be read is a local failure, whatever the payloads that were read say.
+            return unreadable.count > 0 && status != ExitCode.usage && Signals.receivedSignal == nil ? ExitCode.localFailure : status
         }
     }
 
-    private func run(sources: PayloadSources, outputDirectory: String, scratch: ScratchFolder) -> Int32 {
+    private func run(sources: PayloadSources, outputDirectory: String, scratch: ScratchFolder, unreadable: Counter) -> Int32 {
         let format: CheckFormat
         let preview: HTMLPreview?
         let pipeline: CheckPipeline<RenderedRecord>
@@ -85,6 +92,7 @@ struct CheckCommand {
         summary.shard = options.shard
         summary.operandsDigest = CheckSummary.digest(ofOperands: options.operands)
         progress?.clear()
+        if Signals.receivedSignal == nil && position == 0 && unreadable.count > 0 { return ExitCode.localFailure }
         if Signals.receivedSignal == nil && position == 0 && !options.allowEmpty {
             Console.fail("check found no payload in \(options.operands.joined(separator: " ")) (folders are walked for "
                 + "*.json, *.apns, *.jsonl and *.ndjson, hidden entries skipped); pass --allow-empty to accept that")
@@ -137,4 +145,10 @@ private final class Tally: @unchecked Sendable {
             firstWriteError = failure.message
         }
     }
+}
+
+/// A count the main thread keeps (operands that could not be read).
+final class Counter {
+    private(set) var count = 0
+    func add() { count += 1 }
 }

@@ -68,6 +68,11 @@ struct MergeCommand {
     private func readShards() throws -> [Shard] {
         var shards: [Shard] = []
         for path in options.operands {
+            if path == "-" {
+                // Each FILE is read twice (its summary, then its records): a pipe cannot be.
+                if StandardDescriptors.stdinWasClosed { throw LocalError(ReadFailure.message("-", EBADF)) }
+                throw UsageError("merge reads each FILE twice, so standard input (-) cannot be one: save that shard's output to a file")
+            }
             guard let last = try LinePuller.lastLine(of: path), let record = try? JSONParser.parse(last),
                   let tag = CheckSummary.shardTag(of: record), let summary = record["summary"]
             else {

@@ -13,23 +13,40 @@ struct SniffCommand {
             Console.fail(error.message)
             return ExitCode.usage
         }
+        if options.operands.filter({ $0 == "-" }).count > 1 {
+            Console.fail("standard input (-) can be read only once")
+            return ExitCode.usage
+        }
+        // `sniff -` (as `file -`): standard input is copied to a file of this run's, sniffed, removed.
+        var scratch: ScratchFolder?
+        defer { scratch?.remove() }
         var status = ExitCode.success
         for path in options.operands {
             if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
-            guard let bytes = regularFileSize(path) else {
-                Console.fail("cannot read \(path): \(access(path, F_OK) == 0 ? "not a readable file" : "no such file")")
+            let file: (path: String, bytes: Int)
+            do throws(LocalError) {
+                if path == "-" {
+                    if scratch == nil { scratch = try ScratchFolder(environment: ProcessFacts.environment()) }
+                    guard let folder = scratch else { continue }
+                    file = try folder.copyStandardInput()
+                } else {
+                    file = (path, try regularFileSize(path))
+                }
+            } catch {
+                Console.fail(error.message)
                 status = ExitCode.usage
                 continue
             }
-            let report: SniffReport
+            var report: SniffReport
             do {
                 report = try SniffReport(
-                    path: path, bytes: bytes, sniffer: sniffer, maxBytes: options.maxBytes ?? MediaPolicy.sdkMaxBytes)
+                    path: file.path, bytes: file.bytes, sniffer: sniffer, maxBytes: options.maxBytes ?? MediaPolicy.sdkMaxBytes)
             } catch {
                 Console.fail("cannot read \(path): \(error.message)")
                 status = ExitCode.usage
                 continue
             }
+            report.path = path
             let failed = !report.passed || (options.strict && !report.diagnostics.isEmpty)
             if failed && status == ExitCode.success { status = ExitCode.failed }
             guard !options.quiet else { continue }
@@ -51,10 +68,15 @@ struct SniffCommand {
         return lines.joined(separator: "\n")
     }
 
-    /// The size of a readable regular file, or nil.
-    private func regularFileSize(_ path: String) -> Int? {
+    /// The size of a readable regular file.
+    private func regularFileSize(_ path: String) throws(LocalError) -> Int {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(path, R_OK) == 0 else { return nil }
+        guard stat(path, &info) == 0 else { throw LocalError(ReadFailure.message(path, errno)) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw LocalError(ReadFailure.folder(path)) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw LocalError("cannot read \(path): not a regular file; sniff a file, or pipe the bytes in with sniff -")
+        }
+        guard access(path, R_OK) == 0 else { throw LocalError(ReadFailure.message(path, errno)) }
         return Int(info.st_size)
     }
 }

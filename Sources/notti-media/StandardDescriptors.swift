@@ -10,8 +10,12 @@ import Glibc
 /// (a failed write: exit 2), as they would have, and nothing of the tool's can
 /// take their numbers.
 enum StandardDescriptors {
+    /// True when the tool was started with stdin closed (set once, by `reserve`, before any thread).
+    nonisolated(unsafe) private(set) static var stdinWasClosed = false
+
     static func reserve() {
         for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            if descriptor == 0 { stdinWasClosed = true }
             // Write-only for stdin, read-only for stdout and stderr: every use fails as on a closed one.
             let placeholder = open("/dev/null", descriptor == 0 ? O_WRONLY : O_RDONLY)
             if placeholder >= 0 && placeholder != descriptor {

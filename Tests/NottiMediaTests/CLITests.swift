@@ -94,7 +94,7 @@ import Testing
     @Test func aMissingPayloadFileExitsTwo() throws {
         let result = try CLI.run(["process", "/nonexistent/payload.json"])
         #expect(result.status == 2)
-        #expect(result.stderr == "notti-media: cannot read /nonexistent/payload.json: no such file\n")
+        #expect(result.stderr == "notti-media: cannot read /nonexistent/payload.json: No such file or directory; check the path\n")
     }
 
     @Test func noMediaIsDeliveredUnchangedAndPasses() throws {

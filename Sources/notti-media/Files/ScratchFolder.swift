@@ -26,6 +26,35 @@ final class ScratchFolder {
     }
 
     /// Removes the folder; spools must be closed (removed) first.
+    /// Standard input, copied to a new file here (`sniff -`), at most one byte past
+    /// the global read bound: enough to judge anything a download could be.
+    func copyStandardInput() throws(LocalError) -> (path: String, bytes: Int) {
+        let (path, output) = switch OwnedPaths.run.createUniqueFile(in: self.path, prefix: "stdin-") {
+        case .success(let made): made
+        case .failure(let error): throw LocalError("cannot make a temporary file in \(self.path): \(error.message)")
+        }
+        defer { close(output) }
+        var block = [UInt8](repeating: 0, count: 64 * 1024)
+        var total = 0
+        let limit = DeviceModel.largestLimitBytes + 1
+        while total < limit {
+            guard waitUntilReadable(STDIN_FILENO, unless: { Signals.cancellation.isCancelled }) else {
+                throw LocalError("interrupted while reading standard input")
+            }
+            let count = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, min($0.count, limit - total)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw LocalError(ReadFailure.message("-", errno))
+            }
+            if count == 0 { break }
+            if let failure = block.withUnsafeBytes({ writeAll(output, UnsafeRawBufferPointer(rebasing: $0[..<count])) }) {
+                throw LocalError("cannot write the temporary file \(path): \(Errno(failure).message)")
+            }
+            total += count
+        }
+        return (path, total)
+    }
+
     func remove() {
         OwnedPaths.run.removeFolder(path)
     }

@@ -13,7 +13,7 @@ final class LinePuller {
     /// - Throws: `LocalError` when the file cannot be opened.
     init(path: String) throws(LocalError) {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw LocalError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw LocalError(ReadFailure.message(path, errno)) }
         self.path = path
     }
 
@@ -40,7 +40,7 @@ final class LinePuller {
             let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw LocalError("cannot read \(path): \(String(cString: strerror(errno)))")
+                throw LocalError(ReadFailure.message(path, errno))
             }
             if count == 0 { finished = true }
             start = 0
@@ -51,7 +51,7 @@ final class LinePuller {
     /// The file's last non-blank line, read from its end (a summary may be long).
     static func lastLine(of path: String) throws(LocalError) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw LocalError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw LocalError(ReadFailure.message(path, errno)) }
         defer { close(descriptor) }
         var size = Int(lseek(descriptor, 0, SEEK_END))
         var tail: [UInt8] = []
@@ -60,7 +60,7 @@ final class LinePuller {
             let count = min(chunk.count, size)
             size -= count
             let got = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(size)) }
-            guard got == count else { throw LocalError("cannot read \(path): \(String(cString: strerror(errno)))") }
+            guard got == count else { throw LocalError(ReadFailure.message(path, errno)) }
             tail.insert(contentsOf: chunk[..<count], at: 0)
             while tail.last == 0x0A || tail.last == 0x0D { tail.removeLast() }
             if let newline = tail.lastIndex(of: 0x0A) { return Array(tail[(newline + 1)...]) }

@@ -10,7 +10,8 @@ struct LineReader {
     enum Line {
         case text([UInt8])
         case tooLong
-        case failed(String)
+        /// Reading failed with this errno; nothing after it is read.
+        case failed(Int32)
     }
 
     let fileDescriptor: Int32
@@ -44,7 +45,7 @@ struct LineReader {
             let count = block.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, Self.blockSize) }
             if count < 0 {
                 if errno == EINTR { continue }
-                _ = body(lineNumber, .failed(String(cString: strerror(errno))))
+                _ = body(lineNumber, .failed(errno))
                 return
             }
             if count == 0 { break }

@@ -26,17 +26,11 @@ enum PayloadInput {
             descriptor = STDIN_FILENO
         } else {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                switch errno {
-                case ENOENT, ENOTDIR: throw .unreadable("cannot read \(path): no such file")
-                case EACCES, EPERM: throw .unreadable("cannot read \(path): permission denied")
-                default: throw .unreadable("cannot read \(path): \(Errno(errno).message)")
-                }
-            }
+            guard descriptor >= 0 else { throw .unreadable(ReadFailure.message(path, errno)) }
             var info = stat()
             if fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
                 close(descriptor)
-                throw .unreadable("cannot read \(path): it is a folder")
+                throw .unreadable(ReadFailure.folder(path))
             }
         }
         defer { if path != "-" { close(descriptor) } }
@@ -48,7 +42,7 @@ enum PayloadInput {
             let count = block.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, min($0.count, limit - bytes.count)) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .unreadable("cannot read \(path): \(Errno(errno).message)")
+                throw .unreadable(ReadFailure.message(path, errno))
             }
             if count == 0 { break }
             bytes.append(contentsOf: block[..<count])

@@ -13,6 +13,9 @@ struct PayloadSources {
     let paths: [String]
     let cancellation: Cancellation
     let shard: (index: Int, count: Int)?
+    /// Told of each operand (or folder, or part of one) that cannot be read, as
+    /// `ReadFailure` says it: it is not a payload and is not counted as one.
+    var unreadable: (String) -> Void = { _ in }
 
     /// Checks that every path exists before anything runs.
     /// - Throws: `UsageError` naming the first path that does not.
@@ -62,6 +65,9 @@ struct PayloadSources {
 
         /// Hands `make()`'s input on when the position is this shard's (without
         /// making it otherwise), and moves to the next position.
+        /// Moves past a position without a payload (an unreadable file of this shard's).
+        mutating func skip() { position += 1 }
+
         mutating func next(_ make: () -> CheckInput) -> Bool {
             defer { position += 1 }
             guard owns else { return true }
@@ -78,35 +84,47 @@ struct PayloadSources {
         if Self.isJSONLines(path) {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
-                let why = String(cString: strerror(errno))
-                return walk.next { CheckInput(source: path, body: .unreadable("cannot read: \(why)")) }
+                unreadable(ReadFailure.message(path, errno))
+                return true
             }
             defer { close(descriptor) }
             return lines(of: descriptor, named: path, &walk)
         }
-        // Another shard's file is counted, never opened.
-        return walk.next { single(path) }
+        return single(path, &walk)
     }
 
-    private func single(_ path: String) -> CheckInput {
+    /// One payload file. Another shard's file is counted, never opened; one of
+    /// this shard's that cannot be read is reported, and keeps its position.
+    private func single(_ path: String, _ walk: inout Walk) -> Bool {
+        guard walk.owns else { return walk.next { CheckInput(source: path, body: .unreadable("")) } }
+        let bytes: [UInt8]
         do {
-            return CheckInput(source: path, body: .bytes(try PayloadInput.read(path, cancellation: cancellation)))
+            bytes = try PayloadInput.read(path, cancellation: cancellation)
         } catch {
-            return CheckInput(source: path, body: .unreadable(error.message))
+            if case .interrupted = error { return false }
+            unreadable(error.message)
+            walk.skip()
+            return true
         }
+        return walk.next { CheckInput(source: path, body: .bytes(bytes)) }
     }
 
     private func lines(of descriptor: Int32, named name: String, _ walk: inout Walk) -> Bool {
         var going = true
         let reader = LineReader(fileDescriptor: descriptor, isCancelled: { cancellation.isCancelled })
         reader.forEachLine(willRead: walk.willBlock) { number, line in
+            if case .failed(let code) = line {
+                // The rest of this operand is lost, not bad JSON: say so, and go on with the next.
+                unreadable(ReadFailure.message(name, code))
+                return false
+            }
             let source = "\(name):\(number)"
             going = walk.next {
                 switch line {
                 case .text(let bytes): CheckInput(source: source, body: .bytes(bytes), isLine: true)
                 case .tooLong:
                     CheckInput(source: source, body: .unreadable("larger than \(Payload.maxReadBytes) bytes: not a push payload"), isLine: true)
-                case .failed(let why): CheckInput(source: source, body: .unreadable("cannot read: \(why)"), isLine: true)
+                case .failed: preconditionFailure("handled above")
                 }
             }
             return going
@@ -118,8 +136,13 @@ struct PayloadSources {
     /// hidden entries (`.git`, editors' `.#x.json`) are skipped.
     private func walk(_ folder: String, _ walk: inout Walk) -> Bool {
         walk.willBlock()
-        guard let names = try? FilePaths.contents(ofFolder: folder) else {
-            return walk.next { CheckInput(source: folder, body: .unreadable("cannot list the folder")) }
+        let names: [String]
+        do {
+            names = try FilePaths.contents(ofFolder: folder)
+        } catch {
+            unreadable("cannot list the folder \(folder): \(error.message); make it readable and searchable by this user (chmod), "
+                + "or run as a user who can list it")
+            return true
         }
         for name in names.sorted() where !name.hasPrefix(".") {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
@@ -131,7 +154,7 @@ struct PayloadSources {
             } else if type == S_IFREG || type == S_IFLNK {
                 if Self.isJSONLines(name) {
                     if !visit(path, &walk) { return false }
-                } else if isPayloadFile(name), !walk.next({ single(path) }) {
+                } else if isPayloadFile(name), !single(path, &walk) {
                     return false
                 }
             }

@@ -37,6 +37,9 @@ enum CLI {
     /// The default attachment folder's cache home for every test run of the binary,
     /// so tests never write into the user's own `~/.cache`.
     static let cacheHome: URL = Paths.temporaryFolder()
+    /// A home of the tests' own for every child (the binary, and what runs it: `script`,
+    /// `setpriv`), so nothing a test starts can reach the user's own home.
+    static let home: URL = Paths.temporaryFolder()
 
     /// Where the child's standard output goes.
     enum Output {
@@ -56,7 +59,6 @@ enum CLI {
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
         output: Output = .capture, holdStdinOpen: Bool = false, whileRunning: ((Int32) -> Void)? = nil
     ) throws -> Result {
-        let environment = ["XDG_CACHE_HOME": cacheHome.path].merging(environment) { $1 }
         return try run(
             executable: binary, arguments, stdin: stdin, environment: environment, output: output,
             holdStdinOpen: holdStdinOpen, whileRunning: whileRunning)
@@ -66,6 +68,7 @@ enum CLI {
         executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
         output: Output = .capture, holdStdinOpen: Bool = false, whileRunning: ((Int32) -> Void)? = nil
     ) throws -> Result {
+        let environment = ["XDG_CACHE_HOME": cacheHome.path, "HOME": home.path].merging(environment) { $1 }
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let outURL = folder.appendingPathComponent("stdout")
@@ -77,9 +80,7 @@ enum CLI {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         var outputPipe: Pipe?
         switch output {
         case .capture: process.standardOutput = try FileHandle(forWritingTo: outURL)

@@ -43,12 +43,28 @@ enum Unprivileged {
     /// The arguments for `/usr/bin/setpriv` that run the binary as `nobody` (as root),
     /// or nil when the tests already run unprivileged.
     static func wrap(_ arguments: [String]) -> [String] {
-        ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--", CLI.binary] + arguments
+        ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--", readable.binary] + arguments
     }
 
-    /// Runs `notti-media arguments...` unprivileged.
+    /// The binary and the test CA, copied into a world-readable folder: the
+    /// checkout may sit in a folder only its owner can enter (a 0700 home, a
+    /// `mktemp -d`), where `nobody` can neither run the one nor read the other.
+    static let readable: (binary: String, testCA: String) = {
+        let folder = Paths.temporaryFolder()
+        chmod(folder.path, 0o755)
+        let binary = folder.appendingPathComponent("notti-media").path
+        let ca = folder.appendingPathComponent("test-ca.pem").path
+        try! FileManager.default.copyItem(atPath: CLI.binary, toPath: binary)
+        try! FileManager.default.copyItem(atPath: Paths.testCA, toPath: ca)
+        chmod(binary, 0o755)
+        chmod(ca, 0o644)
+        return (binary, ca)
+    }()
+
+    /// Runs `notti-media arguments...` unprivileged (the test CA read from its readable copy).
     static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String]) throws -> CLI.Result {
         if geteuid() != 0 { return try CLI.run(arguments, stdin: stdin, environment: environment) }
+        let arguments = arguments.map { $0 == Paths.testCA ? readable.testCA : $0 }
         return try CLI.run(executable: "/usr/bin/setpriv", wrap(arguments), stdin: stdin, environment: environment)
     }
 
