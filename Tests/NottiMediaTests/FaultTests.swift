@@ -328,7 +328,7 @@ import Testing
         let (text, tag) = tagged()
         let result = try CLI.run(["check", "--cacert", Paths.testCA, "--html", folder.appendingPathComponent("sub").path, "-"], stdin: text)
         #expect(result.status == 2)
-        #expect(result.stderr == "notti-media: --html expects a FILE to write, but \(folder.appendingPathComponent("sub").path) is a folder\n")
+        #expect(result.stderr == "notti-media: --html expects a FILE to write, but \(folder.appendingPathComponent("sub").path) is a folder: the tool writes only regular files it creates\n")
         #expect(TreeSnapshot(folder) == before)
         #expect(try requests(tag) == 0)
     }

@@ -57,6 +57,7 @@ enum OptionTable {
         OptionSpec("html", value: "FILE", [.check], expects: "FILE, the preview page to write",
                    help: ["also write a preview page: every push drawn as the phone shows", "it, media in FILE-without-extension-media/ (works offline)"]) { options, text throws(UsageError) in
             guard !text.isEmpty else { throw UsageError("--html expects FILE, the preview page to write") }
+            try FileTarget.check(text, option: "html")
             options.htmlPath = text
         },
         OptionSpec("jobs", value: "N", [.check], expects: "N, concurrent downloads from 1 to 256",
@@ -120,6 +121,8 @@ enum OptionTable {
                    help: ["keep verdicts and validators in FILE (SQLite, shared by runs and", "processes); later runs ask the server If-None-Match /",
                           "If-Modified-Since and reuse them on 304. Off by default: a 304 says", "nothing about how long a full download takes now"]) { options, text throws(UsageError) in
             guard !text.isEmpty else { throw UsageError("--cache expects FILE, an SQLite file (created when missing)") }
+            try FileTarget.check(text, option: "cache")
+            try FileTarget.requireFolder(of: text, option: "cache")
             options.cachePath = text
         },
         OptionSpec("timeout", value: "SECONDS", [.process, .check], expects: "SECONDS, a number greater than 0 and at most 86400",

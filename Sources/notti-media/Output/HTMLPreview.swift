@@ -15,6 +15,8 @@ final class HTMLPreview: @unchecked Sendable {
     // Used by the writer thread only, then by `finish`.
     private let spool: Spool
     private var copied: Set<String> = []
+    /// Files an earlier page stored in the media folder: what this page does not reference goes at the end.
+    private let earlierMedia: Set<String>
     private var warned = 0
     /// The first media file that could not be placed beside the page.
     private var mediaFailure: String?
@@ -26,20 +28,51 @@ final class HTMLPreview: @unchecked Sendable {
     /// - Throws: `UsageError` when `path` is a folder; `LocalError` when a folder cannot be made.
     init(path: String, spool: Spool, context: PreviewContext) throws {
         let page = FilePaths.standardized(path)
-        var info = stat()
-        if stat(page, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
-            throw UsageError("--html expects a FILE to write, but \(path) is a folder")
-        }
+        try FileTarget.check(page, option: "html")
         let folder = FilePaths.deletingExtension(page) + "-media"
         // Like --out, the page's folder is created when missing (`--html out/report.html` on a clean clone).
         if let error = FilePaths.makeFolders(folder, mode: 0o777) {
             throw LocalError("--html: cannot create \(folder): \(error.message)")
         }
+        earlierMedia = try Self.earlierMedia(in: folder)
         self.pagePath = page
         self.mediaFolder = folder
         self.card = HTMLCard(mediaFolderName: FilePaths.lastComponent(folder))
         self.spool = spool
         self.context = context
+    }
+
+    /// What the media folder holds before the run: only files the tool names by
+    /// content hash (`<sha256>.<ext>`, regular files), which an earlier page stored.
+    /// - Throws: `UsageError` when anything else is there: the folder is refused, never cleaned.
+    private static func earlierMedia(in folder: String) throws(UsageError) -> Set<String> {
+        var info = stat()
+        guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw UsageError("--html: \(folder) is not a folder the tool made for the page's media; move it away")
+        }
+        let names: [String]
+        do {
+            names = try FilePaths.contents(ofFolder: folder)
+        } catch {
+            throw UsageError("--html: cannot list \(folder): \(error.message)")
+        }
+        for name in names {
+            var entry = stat()
+            let isFile = lstat("\(folder)/\(name)", &entry) == 0 && entry.st_mode & S_IFMT == S_IFREG
+            guard isFile, isContentHashName(name) else {
+                throw UsageError("--html: \(folder) holds \(name), which the tool did not put there; "
+                    + "the page's media folder must hold only the page's media: move it away, or write the page elsewhere")
+            }
+        }
+        return Set(names)
+    }
+
+    /// `<64 hex digits>.<extension>`, as attachments are named.
+    private static func isContentHashName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count > 65, bytes[64] == UInt8(ascii: "."),
+              bytes[..<64].allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return false }
+        return bytes[65...].allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) || (0x41...0x5A).contains($0) }
     }
 
     /// Adds a record's card, placing its media beside the page the first time it is seen.
@@ -49,12 +82,10 @@ final class HTMLPreview: @unchecked Sendable {
             let name = FilePaths.lastComponent(attachment.filePath)
             let target = "\(mediaFolder)/\(name)"
             // Named by content hash: a file already there holds the same bytes.
-            if access(target, F_OK) != 0 && link(attachment.filePath, target) != 0 {
-                do {
-                    try FilePaths.copyFile(from: attachment.filePath, to: target)
-                } catch {
-                    if mediaFailure == nil { mediaFailure = "cannot place \(name) in \(mediaFolder)" }
-                }
+            do {
+                try FilePaths.linkOrCopy(from: attachment.filePath, to: target)
+            } catch {
+                if mediaFailure == nil { mediaFailure = "cannot place \(name) in \(mediaFolder): \(error.message)" }
             }
         }
         spool.writeLine(html)
@@ -66,6 +97,9 @@ final class HTMLPreview: @unchecked Sendable {
     /// - Throws: `LocalError` when the page or its media cannot be written.
     func finish(_ summary: CheckSummary) throws(LocalError) {
         if let mediaFailure { throw LocalError("--html: \(mediaFailure)") }
+        // After the run the folder holds exactly what the page references.
+        let referenced = Set(copied.map(FilePaths.lastComponent))
+        for name in earlierMedia.subtracting(referenced) { unlink("\(mediaFolder)/\(name)") }
         let folder = FilePaths.parent(pagePath)
         // Created exclusively with the user's usual mode (0666 less the umask), as the page will be.
         let temporary = "\(folder)/.notti-media-page-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).partial"

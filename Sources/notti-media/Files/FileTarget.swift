@@ -1,0 +1,33 @@
+import Glibc
+import NottiMedia
+
+/// A file the tool writes (`--html`, `--cache`): a regular file, or nothing yet.
+/// A symbolic link, FIFO, device, socket or folder at the path is a usage
+/// error before any download: nothing is written through it or beside it.
+enum FileTarget {
+    static func check(_ path: String, option: String) throws(UsageError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        let kind: String? = switch info.st_mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a folder"
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
+        }
+        if let kind {
+            throw UsageError("--\(option) expects a FILE to write, but \(path) is \(kind): the tool writes only regular files it creates")
+        }
+    }
+
+    /// The folder `path` is in must exist already (`--cache`: a typo must not turn caching off).
+    static func requireFolder(of path: String, option: String) throws(UsageError) {
+        let folder = FilePaths.parent(FilePaths.standardized(path))
+        var info = stat()
+        guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw UsageError("--\(option): the folder \(folder) does not exist; create it, or name a file in a folder that does")
+        }
+    }
+}
