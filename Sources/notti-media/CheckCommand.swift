@@ -63,11 +63,13 @@ struct CheckCommand {
             }
             let renderer = format.renderer
             let card = preview?.card
-            pipeline = try CheckPipeline(.init(
+            var configuration = CheckPipeline<RenderedRecord>.Configuration(
                 jobs: options.jobs ?? Options.defaultJobs, options: Tool.fetchOptions(from: options),
                 selection: options.sdk, outputDirectory: outputDirectory, strict: options.strict,
                 cancellation: Signals.cancellation, cache: Tool.openCache(options),
-                render: { report in RenderedRecord(line: renderer.render(report), card: card?.render(report)) }))
+                render: { report in RenderedRecord(line: renderer.render(report), card: card?.render(report)) })
+            if let hostConnections = options.hostConnections { configuration.hostConnections = hostConnections }
+            pipeline = try CheckPipeline(configuration)
         } catch let error as ServiceExtensionError {
             return Tool.report(LocalError(error.message))
         } catch {

@@ -42,6 +42,8 @@ Routes (GET):
                               its version V (logo.png, photo.jpg in turn); 304
                               to If-None-Match of the current ETag
   /bump/KEY                   the next version of /versioned/KEY
+  /connections                {"open": N, "max": M}: connections open now, and the
+                              most open at once since the server started
   /stats                      request counts per path, as JSON (and
                               "conditional:PATH" for requests that carried
                               If-None-Match or If-Modified-Since)
@@ -80,6 +82,7 @@ media_root = "."
 counts = {}
 counts_lock = threading.Lock()
 versions = {}
+connections = {"open": 0, "max": 0}
 bomb = None
 bomb_lock = threading.Lock()
 
@@ -113,10 +116,21 @@ class Handler(BaseHTTPRequestHandler):
         self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def handle(self):
+        with counts_lock:
+            connections["open"] += 1
+            connections["max"] = max(connections["max"], connections["open"])
         try:
             super().handle()
         except (BrokenPipeError, ConnectionResetError, ssl.SSLError, TimeoutError, OSError):
             pass
+        finally:
+            with counts_lock:
+                connections["open"] -= 1
+
+    def route_connections(self, parts, query):
+        with counts_lock:
+            body = json.dumps(connections, sort_keys=True).encode()
+        self.simple(200, body, "application/json")
 
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)

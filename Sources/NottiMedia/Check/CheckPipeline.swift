@@ -21,6 +21,8 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         public var cancellation: Cancellation?
         /// `--cache`: stored verdicts to revalidate, shared by the fetch workers.
         public var cache: RevalidationCache?
+        /// `--host-connections`: the most fetch workers that download from one host at once.
+        public var hostConnections = 8
         /// Turns a finished report into the outputs' rendering; runs on worker threads.
         public var render: @Sendable (Report) -> Rendered
 
@@ -50,7 +52,11 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     private let batchLimit: Int
     private let window: Semaphore
     private let parseQueue = BlockingQueue<[Numbered]>()
-    private let fetchQueue = BlockingQueue<MediaURL>()
+    /// The fetch workers in lanes of at most `hostConnections`, each host's URLs
+    /// in one lane's queue: a host never sees more connections than its lane has
+    /// workers (each worker's libcurl handle keeps one open per host), whatever
+    /// `--jobs` is, so the tool's own load never becomes a `timeout` verdict.
+    private let lanes: [BlockingQueue<MediaURL>]
     private let cache = MediaCache<PendingPayload>()
     /// Every download runs under it; each payload's report judges it under its own profile's.
     private let fetchPolicy: MediaPolicy
@@ -98,6 +104,8 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         }
         self.fetchers = fetchers
         placement = fetchers[0].value.placement
+        let perHost = max(1, configuration.hostConnections)
+        lanes = (0..<((jobs + perHost - 1) / perHost)).map { _ in BlockingQueue<MediaURL>() }
     }
 
     /// Starts the workers and the writer; `emit` gets every record, in input order,
@@ -105,7 +113,10 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     public func start(emit: @escaping @Sendable (CheckRecord<Rendered>) -> Void) {
         let parsers = min(configuration.jobs, max(1, ProcessFacts.processorCount))
         parseThreads = (0..<max(1, parsers)).map { _ in JoinableThread { self.parseLoop() } }
-        fetchThreads = fetchers.map { fetcher in JoinableThread { self.fetchLoop(fetcher.value) } }
+        fetchThreads = fetchers.enumerated().map { index, fetcher in
+            let lane = lanes[index % lanes.count]
+            return JoinableThread { self.fetchLoop(fetcher.value, lane: lane) }
+        }
         writerThread = JoinableThread {
             self.writer.run { record in
                 emit(record)
@@ -152,7 +163,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         flush()
         parseQueue.close()
         parseThreads.forEach { $0.join() }
-        fetchQueue.close()
+        lanes.forEach { $0.close() }
         fetchThreads.forEach { $0.join() }
         writer.close()
         writerThread?.join()
@@ -223,7 +234,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
             }
             switch lookup {
             case .ready(let result): ready[url.string] = result
-            case .parked(startFetch: true): fetchQueue.push(url)
+            case .parked(startFetch: true): lane(for: url).push(url)
             case .parked(startFetch: false): break
             case .abandoned: dropped = true
             }
@@ -239,8 +250,16 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         return finished
     }
 
-    private func fetchLoop(_ serviceExtension: ServiceExtension) {
-        while let url = fetchQueue.pop() {
+    /// The lane of `url`'s host: the same host, the same lane, every time.
+    private func lane(for url: MediaURL) -> BlockingQueue<MediaURL> {
+        // FNV-1a over the host's bytes: stable across runs, unlike Hasher.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in url.host.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return lanes[Int(hash % UInt64(lanes.count))]
+    }
+
+    private func fetchLoop(_ serviceExtension: ServiceExtension, lane: BlockingQueue<MediaURL>) {
+        while let url = lane.pop() {
             guard !isCancelled,
                   let result = serviceExtension.fetchMedia(url, policy: fetchPolicy, cancellation: configuration.cancellation)
             else {

@@ -65,6 +65,11 @@ enum OptionTable {
             guard let jobs = Int(text), (1...256).contains(jobs) else { throw byName("jobs").invalid(text) }
             options.jobs = jobs
         },
+        OptionSpec("host-connections", value: "N", [.check], expects: "N, connections to one host at once, from 1 to 256",
+                   help: ["at most N connections to one media host at once, whatever --jobs", "is (default 8)"]) { options, text throws(UsageError) in
+            guard let count = Int(text), (1...256).contains(count) else { throw byName("host-connections").invalid(text) }
+            options.hostConnections = count
+        },
         OptionSpec("shard", value: "I/N|auto", [.check], expects: "I/N, with 1 <= I <= N, or auto",
                    help: ["check only the payloads at positions I-1 modulo N; auto: from", "CI_NODE_INDEX/CI_NODE_TOTAL (GitLab parallel), else",
                           "JOB_COMPLETION_INDEX (Kubernetes) with --shard-count"]) { options, text throws(UsageError) in

@@ -32,6 +32,8 @@ struct Options {
     var quiet = false
     var denyPrivateNetworks = false
     var jobs: Int?
+    /// `--host-connections`: the most connections to one media host at once.
+    var hostConnections: Int?
     var summaryOnly = false
     /// `--errors-only`: `check` text lists errors, not warnings.
     var errorsOnly = false

@@ -19,7 +19,9 @@ final class TestServer: @unchecked Sendable {
     private let process: Process
     private let stdinPipe: Pipe
 
-    private init() {
+    /// A server of its own (the shared one serves every test at once), for a test
+    /// that counts what reaches it; it stops when the instance goes.
+    init() {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Paths.serverScript]
