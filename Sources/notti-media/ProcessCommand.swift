@@ -66,7 +66,7 @@ struct ProcessCommand {
 
     /// `--format text`: what happened, in one line a person reads.
     static func summaryLine(_ report: Report) -> String {
-        let verdict = report.passed ? "passed" : "failed"
+        let verdict = (report.passed ? "passed" : "failed") + (report.sdkDetected ? " under \(report.sdk.rawValue)" : "")
         let source = textEscape(report.source)
         switch report.outcome {
         case .attached:

@@ -9,15 +9,18 @@ public struct CheckInput: Sendable {
     /// `path`, `path:line` for JSON Lines, or `-:line` for standard input.
     public var source: String
     public var body: Body
-    /// True for a line of JSON Lines: `source` already names the line.
-    public var isLine: Bool
+    /// For a line of JSON Lines, its number in the file (from 1): `source` already names it.
+    public var lineNumber: Int?
     /// Its 0-based position in the whole input (all shards), once known.
     public var index: Int?
 
-    public init(source: String, body: Body, isLine: Bool = false, index: Int? = nil) {
+    /// True for a line of JSON Lines.
+    public var isLine: Bool { lineNumber != nil }
+
+    public init(source: String, body: Body, lineNumber: Int? = nil, index: Int? = nil) {
         self.source = source
         self.body = body
-        self.isLine = isLine
+        self.lineNumber = lineNumber
         self.index = index
     }
 }

@@ -202,14 +202,14 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         case .unreadable(let message):
             return record(item.sequence, Report.invalidPayload(
                 source: source, sdk: invalidSDK, error: PayloadError(message: message), strict: configuration.strict),
-                isLine: item.input.isLine, index: item.input.index)
+                line: item.input.lineNumber, index: item.input.index)
         case .bytes(let bytes):
             do {
                 payload = try Payload(json: bytes)
             } catch {
                 return record(
                     item.sequence, Report.invalidPayload(source: source, sdk: invalidSDK, error: error, strict: configuration.strict),
-                    isLine: item.input.isLine, index: item.input.index)
+                    line: item.input.lineNumber, index: item.input.index)
             }
         }
         let plan = PayloadPlan(payload, selection: configuration.selection, options: configuration.options, policies: policies) {
@@ -218,7 +218,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         guard !plan.fetches.isEmpty else {
             return record(
                 item.sequence, placement.report(plan, source: source, results: [:], strict: configuration.strict),
-                isLine: item.input.isLine, index: item.input.index)
+                line: item.input.lineNumber, index: item.input.index)
         }
         // A campaign names a few URLs many times: nearly every payload finds its
         // results in, and is reported at once, without a waiting payload.
@@ -242,7 +242,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         guard let pending else {
             return dropped ? nil : record(
                 item.sequence, placement.report(plan, source: source, results: ready, strict: configuration.strict),
-                isLine: item.input.isLine, index: item.input.index)
+                line: item.input.lineNumber, index: item.input.index)
         }
         // Some download is still running: whichever thread fills the last result reports.
         var finished: CheckRecord<Rendered>?
@@ -276,12 +276,18 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         record(
             pending.sequence,
             placement.report(pending.plan, source: pending.input.source, results: pending.results, strict: configuration.strict),
-            isLine: pending.input.isLine, index: pending.input.index)
+            line: pending.input.lineNumber, index: pending.input.index)
     }
 
-    private func record(_ sequence: Int, _ report: consuming Report, isLine: Bool, index: Int?) -> CheckRecord<Rendered> {
+    private func record(_ sequence: Int, _ report: consuming Report, line: Int?, index: Int?) -> CheckRecord<Rendered> {
         var report = report
-        report.sourceIsLine = isLine
+        if let line {
+            report.sourceIsLine = true
+            // A position inside the line is a column of the file's line `line`: the same in every format.
+            for position in report.diagnostics.indices where report.diagnostics[position].line != nil {
+                report.diagnostics[position].line = line
+            }
+        }
         report.index = index
         let rendered = configuration.render(report)
         // The report ends here: its parts are moved into the record, not copied
@@ -311,7 +317,7 @@ final class PendingPayload: @unchecked Sendable {
 
     init(sequence: Int, input: CheckInput, plan: PayloadPlan) {
         self.sequence = sequence
-        self.input = CheckInput(source: input.source, body: .unreadable(""), isLine: input.isLine, index: input.index)
+        self.input = CheckInput(source: input.source, body: .unreadable(""), lineNumber: input.lineNumber, index: input.index)
         self.plan = plan
     }
 

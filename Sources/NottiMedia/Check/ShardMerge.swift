@@ -24,6 +24,7 @@ extension Report {
             contentSource: json["content"].map { .value($0) } ?? .none, attachments: [], strict: strict)
         index = json["index"]?.intValue
         if case .bool(true)? = json["sourceIsLine"] { sourceIsLine = true }
+        if case .bool(true)? = json["sdkDetected"] { sdkDetected = true }
     }
 }
 

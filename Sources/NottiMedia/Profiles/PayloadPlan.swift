@@ -14,6 +14,8 @@ public final class PayloadPlan: Sendable {
     public let fetches: [MediaURL]
     /// The network `slow_network` is judged on, if the user named one.
     public let network: NetworkProfile?
+    /// `--sdk auto` chose the profile: people's output says which one.
+    public let profileDetected: Bool
 
     /// One entry and what happens to it before any download.
     public struct PlannedEntry: Sendable {
@@ -36,6 +38,7 @@ public final class PayloadPlan: Sendable {
     ) {
         let (sdk, alsoDetected) = selection.resolve(for: payload)
         let profile = sdk.profile
+        if case .auto = selection { profileDetected = true } else { profileDetected = false }
         self.payload = payload
         self.profile = profile
         self.alsoDetected = alsoDetected
@@ -63,7 +66,7 @@ public final class PayloadPlan: Sendable {
             let scheme = text.range(ofBytes: "://").map { text[..<$0.lowerBound].lowercased() }
             if scheme != "http" && scheme != "https" {
                 return .bundleResource(
-                    "\(entry.key) is \(quoted(text)), not an http(s) URL: \(profile.sdk.displayName) attaches the file of that name "
+                    "the value \(quoted(text)) is not an http(s) URL: \(profile.sdk.displayName) attaches the file of that name "
                         + "from the app bundle, if the app ships one; make sure it does, or send a URL")
             }
         }
@@ -109,12 +112,14 @@ public final class PayloadPlan: Sendable {
         }
         var mediaVerdicts: [MediaVerdict] = []
         func finish(_ outcome: Report.Outcome, _ reason: DiagnosticCode?, media: Report.Media, attachments: [Attachment], overrides: ContentOverrides?) -> Report {
-            Report(
+            var report = Report(
                 source: source, sdk: sdk, outcome: outcome, reason: reason, media: media,
                 // Most payloads of a campaign have only the payload's own findings, or none.
                 diagnostics: errors.isEmpty && warnings.isEmpty ? context : errors + context + warnings,
                 contentSource: .payload(payload, attachments: attachments, overrides: overrides),
                 attachments: attachments, strict: strict, mediaVerdicts: mediaVerdicts)
+            report.sdkDetected = profileDetected
+            return report
         }
 
         // Without mutable-content, or without alert text, iOS never runs the extension:
@@ -157,15 +162,17 @@ public final class PayloadPlan: Sendable {
                 facts.identifier = planned.entry.identifier ?? ""
                 entryFacts.append(facts)
             }
+            // A payload with several entries names the entry in each of its findings (SPEC 10).
+            let named: (String) -> String = single ? { $0 } : { "\(planned.entry.key): \($0)" }
             switch verdict {
             case .attached(let attachment, _, let found):
                 attachments.append(attachment)
-                warnings += found
+                warnings += single ? found : found.map { var finding = $0; finding.message = named(finding.message); return finding }
             case .failed(_, let reason, let message):
-                errors.append(.error(reason, message))
+                errors.append(.error(reason, named(message)))
                 firstFailure = firstFailure ?? reason
             case .bundleResource(_, let message):
-                warnings.append(Diagnostic(.warning, .bundleResource, message))
+                warnings.append(Diagnostic(.warning, .bundleResource, named(message)))
                 bundled = true
             }
         }

@@ -33,6 +33,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case typeMismatch = "type_mismatch"
     case foreignMediaKey = "foreign_media_key"
     case ambiguousSDK = "ambiguous_sdk"
+    case duplicateKey = "duplicate_key"
     case notCacheable = "not_cacheable"
     case slowNetwork = "slow_network"
 
@@ -48,7 +49,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     public var isReason: Bool {
         switch self {
         case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch,
-             .foreignMediaKey, .ambiguousSDK, .notCacheable, .slowNetwork: false
+             .foreignMediaKey, .ambiguousSDK, .duplicateKey, .notCacheable, .slowNetwork: false
         default: true
         }
     }
@@ -84,6 +85,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .typeMismatch: "serve the right Content-Type, or fix the file name's extension or the type hint"
         case .foreignMediaKey: "use the chosen SDK's media key, or check the payload with that SDK's --sdk"
         case .ambiguousSDK: "keep one SDK's media key per payload"
+        case .duplicateKey: "keep one copy of the key"
         case .notCacheable: "serve it with Cache-Control: public, max-age=86400 and no Set-Cookie"
         case .slowNetwork: "serve a smaller file"
         }
@@ -118,6 +120,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .typeMismatch: "The file's real type and its label disagree: the phone may show it wrong."
         case .foreignMediaKey: "This push carries another SDK's media, which this SDK ignores."
         case .ambiguousSDK: "This push carries media for several SDKs."
+        case .duplicateKey: "A key appears twice in one object: which copy the phone keeps is not promised."
         case .notCacheable: "A CDN will not cache this file: every phone downloads it from the origin server."
         case .slowNetwork: "On a slow network the file takes longer than the extension may wait: those users get no media."
         }

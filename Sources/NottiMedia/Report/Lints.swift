@@ -40,6 +40,7 @@ public enum Lints {
                         + "(json.dumps(..., ensure_ascii=False)), or \(DiagnosticCode.payloadTooLarge.fix)"))
             }
         }
+        duplicateKeys(in: payload.root, at: "", into: &found)
         if sdk == .notti && !hasNotificationID(payload.root["notification_id"]) {
             found.append(Diagnostic(.warning, .notificationIDMissing,
                 "no notification_id: the SDK cannot report the push as received; add the campaign's notification_id"))
@@ -75,11 +76,47 @@ public enum Lints {
         }
     }
 
+    /// `duplicate_key` for each key repeated in one object, anywhere in the payload.
+    private static func duplicateKeys(in value: JSONValue, at path: String, into found: inout [Diagnostic]) {
+        switch value {
+        case .object(let members):
+            for (position, member) in members.enumerated() {
+                // Reported once, at its first repeat; most objects have a handful of keys.
+                if members[..<position].contains(where: { $0.key == member.key }) {
+                    if members[..<position].filter({ $0.key == member.key }).count == 1 {
+                        found.append(Diagnostic(
+                            .warning, .duplicateKey,
+                            "the key \(quoted(member.key)) appears more than once in \(path.isEmpty ? "the payload's top level" : path): "
+                                + "iOS keeps one of them, and which is not promised; \(DiagnosticCode.duplicateKey.fix)"))
+                    }
+                } else if member.value.isContainer {
+                    // The path is spelled only for containers: a campaign runs this for every payload.
+                    duplicateKeys(in: member.value, at: path.isEmpty ? member.key : "\(path).\(member.key)", into: &found)
+                }
+            }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() where element.isContainer {
+                duplicateKeys(in: element, at: "\(path)[\(index)]", into: &found)
+            }
+        default: break
+        }
+    }
+
     private static func hasNotificationID(_ value: JSONValue?) -> Bool {
         switch value {
         case .string(let text)?: return !text.isEmpty
         case .number?: return true
         default: return false
+        }
+    }
+}
+
+extension JSONValue {
+    /// An object or an array.
+    var isContainer: Bool {
+        switch self {
+        case .object, .array: true
+        default: false
         }
     }
 }

@@ -39,6 +39,8 @@ public struct Report: Sendable {
     /// True when `source` names a line of JSON Lines (`path:line`), so a
     /// position inside the payload is only a column.
     public var sourceIsLine = false
+    /// True when `--sdk auto` detected `sdk`: people's output names the profile.
+    public var sdkDetected = false
     /// The payload's 0-based position in the whole input of a `check` run (all
     /// shards), which `merge` joins shards' records by; nil for `process`.
     public var index: Int?
@@ -96,7 +98,8 @@ public struct Report: Sendable {
     public var json: JSONValue {
         .object([
             JSONMember("source", .string(source)),
-        ] + (index.map { [JSONMember("index", .int($0))] } ?? []) + (sourceIsLine ? [JSONMember("sourceIsLine", .bool(true))] : []) + [
+        ] + (index.map { [JSONMember("index", .int($0))] } ?? []) + (sourceIsLine ? [JSONMember("sourceIsLine", .bool(true))] : [])
+            + (sdkDetected ? [JSONMember("sdkDetected", .bool(true))] : []) + [
             JSONMember("sdk", .string(sdk.rawValue)),
             JSONMember("outcome", .string(outcome.rawValue)),
             JSONMember("reason", .optional(reason?.rawValue)),

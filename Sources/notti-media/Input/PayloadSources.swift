@@ -121,9 +121,9 @@ struct PayloadSources {
             let source = "\(name):\(number)"
             going = walk.next {
                 switch line {
-                case .text(let bytes): CheckInput(source: source, body: .bytes(bytes), isLine: true)
+                case .text(let bytes): CheckInput(source: source, body: .bytes(bytes), lineNumber: number)
                 case .tooLong:
-                    CheckInput(source: source, body: .unreadable("larger than \(Payload.maxReadBytes) bytes: not a push payload"), isLine: true)
+                    CheckInput(source: source, body: .unreadable("larger than \(Payload.maxReadBytes) bytes: not a push payload"), lineNumber: number)
                 case .failed: preconditionFailure("handled above")
                 }
             }

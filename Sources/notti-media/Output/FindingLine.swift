@@ -7,14 +7,16 @@ import NottiMedia
 /// problem matchers read it. Everything from input is escaped.
 enum FindingLine {
     static func format(_ diagnostic: Diagnostic, in report: Report) -> String {
-        format(diagnostic, source: report.source, sourceIsLine: report.sourceIsLine)
+        format(diagnostic, source: report.source, sourceIsLine: report.sourceIsLine, profile: report.sdkDetected ? report.sdk : nil)
     }
 
-    static func format(_ diagnostic: Diagnostic, source: String, sourceIsLine: Bool = false) -> String {
+    /// - Parameter profile: under `--sdk auto`, the profile the payload was checked under, named before the message.
+    static func format(_ diagnostic: Diagnostic, source: String, sourceIsLine: Bool = false, profile: SDK? = nil) -> String {
         var location = source
         if let column = diagnostic.column {
             location += sourceIsLine ? ":\(column)" : ":\(diagnostic.line ?? 1):\(column)"
         }
-        return "\(textEscape(location)): \(diagnostic.severity.rawValue): \(diagnostic.code): \(textEscape(diagnostic.message))"
+        let under = profile.map { "under \($0.rawValue): " } ?? ""
+        return "\(textEscape(location)): \(diagnostic.severity.rawValue): \(diagnostic.code): \(under)\(textEscape(diagnostic.message))"
     }
 }
