@@ -59,15 +59,18 @@ struct CheckCommand {
         do {
             format = try Self.makeFormat(options, scratch: scratch)
             preview = try options.htmlPath.map { path in
-                try HTMLPreview(path: path, spool: scratch.makeSpool("the --html page"), context: PreviewContext(options: options))
+                try HTMLPreview(
+                    path: path, spool: scratch.makeSpool("the --html page"), context: PreviewContext(options: options),
+                    errorsOnly: options.errorsOnly)
             }
             let renderer = format.renderer
-            let card = preview?.card
             var configuration = CheckPipeline<RenderedRecord>.Configuration(
                 jobs: options.jobs ?? Options.defaultJobs, options: Tool.fetchOptions(from: options),
                 selection: options.sdk, outputDirectory: outputDirectory, strict: options.strict,
                 cancellation: Signals.cancellation, cache: Tool.openCache(options),
-                render: { report in RenderedRecord(line: renderer.render(report), card: card?.render(report)) })
+                render: { [drawsCards = preview != nil] report in
+                    RenderedRecord(line: renderer.render(report), report: drawsCards ? report : nil)
+                })
             if let hostConnections = options.hostConnections { configuration.hostConnections = hostConnections }
             pipeline = try CheckPipeline(configuration)
         } catch let error as ServiceExtensionError {
@@ -84,7 +87,7 @@ struct CheckCommand {
                 progress?.clear()
                 sink.write(line)
             }
-            if let card = record.rendered.card { preview?.add(record, card: card) }
+            if let report = record.rendered.report { preview?.add(record, report: report) }
             tally.add(record)
             progress?.update(done: tally.done, failed: tally.failed)
         }

@@ -103,3 +103,37 @@ import Testing
         #expect(!html.contains("@import") && !html.contains("url("))
     }
 }
+
+/// SPEC 11: a campaign of any size gives a page a browser opens at once.
+@Suite struct LargePreviewTests {
+    let server = TestServer.shared
+
+    @Test func twentyThousandPushesGiveABoundedPageThatSaysWhatItLeftOut() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("campaign.jsonl")
+        let good = payload(url: server.url("/media/logo.png"))
+        let bad = payload(url: server.url("/status/404"))
+        // Every tenth push fails: 2,000 failed, 18,000 passed, two distinct media verdicts.
+        let lines = (0..<20_000).map { $0 % 10 == 9 ? bad : good }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        let page = folder.appendingPathComponent("report.html")
+        let result = try CLI.run(["check", file.path, "--cacert", Paths.testCA, "--html", page.path, "--out", folder.path, "--summary-only"])
+        #expect(result.status == 1)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let cards = html.components(separatedBy: "<li class=\"card ").count - 1
+        // The first 1,000 pushes (100 of them failed), then 1,000 more failed ones.
+        #expect(cards == 2_000)
+        #expect(html.contains("This page shows 2000 cards"))
+        #expect(html.contains("Left out, and counted above: 900 failed and 17100 passed pushes"))
+        #expect(html.contains("--errors-only"))
+        let bytes = try FileManager.default.attributesOfItem(atPath: page.path)[.size] as? Int ?? 0
+        #expect(bytes < 10_000_000)
+        let errorsOnly = try CLI.run(
+            ["check", file.path, "--cacert", Paths.testCA, "--html", page.path, "--out", folder.path, "--summary-only", "--errors-only"])
+        #expect(errorsOnly.status == 1)
+        let failedPage = try String(contentsOf: page, encoding: .utf8)
+        #expect(failedPage.components(separatedBy: "<li class=\"card failed").count - 1 == 2_000)
+        #expect(failedPage.components(separatedBy: "<li class=\"card passed").count - 1 == 0)
+    }
+}

@@ -25,7 +25,8 @@ protocol CheckSink: Sendable {
 /// What one record's outputs make of its report: the `--format` output and the `--html` card.
 struct RenderedRecord: Sendable {
     var line: String?
-    var card: String?
+    /// With `--html`, the report, for the page to draw if it keeps its card (`CardSelection`).
+    var report: Report?
 }
 
 extension Report {

@@ -15,6 +15,8 @@ final class HTMLPreview: @unchecked Sendable {
     // Used by the writer thread only, then by `finish`.
     private let spool: Spool
     private var copied: Set<String> = []
+    /// Which pushes get a card (writer thread).
+    private var selection: CardSelection
     /// Files an earlier page stored in the media folder: what this page does not reference goes at the end.
     private let earlierMedia: Set<String>
     private var warned = 0
@@ -26,7 +28,8 @@ final class HTMLPreview: @unchecked Sendable {
     /// Checks the page's path and makes its media folder (and the page's folder)
     /// before any download.
     /// - Throws: `UsageError` when `path` is a folder; `LocalError` when a folder cannot be made.
-    init(path: String, spool: Spool, context: PreviewContext) throws {
+    init(path: String, spool: Spool, context: PreviewContext, errorsOnly: Bool = false) throws {
+        selection = CardSelection(errorsOnly: errorsOnly)
         let page = FilePaths.standardized(path)
         try FileTarget.check(page, option: "html")
         let folder = FilePaths.deletingExtension(page) + "-media"
@@ -75,9 +78,12 @@ final class HTMLPreview: @unchecked Sendable {
         return bytes[65...].allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) || (0x41...0x5A).contains($0) }
     }
 
-    /// Adds a record's card, placing its media beside the page the first time it is seen.
-    func add(_ record: CheckRecord<RenderedRecord>, card html: String) {
+    /// Adds a record's card when the page keeps it, placing its media beside the
+    /// page the first time it is seen. Runs on the writer thread, in input order.
+    func add(_ record: CheckRecord<RenderedRecord>, report: Report) {
         if record.diagnostics.contains(where: { $0.severity == .warning }) { warned += 1 }
+        guard selection.keeps(record) else { return }
+        let html = card.render(report)
         for attachment in record.attachments where copied.insert(attachment.filePath).inserted {
             let name = FilePaths.lastComponent(attachment.filePath)
             let target = "\(mediaFolder)/\(name)"
@@ -115,7 +121,7 @@ final class HTMLPreview: @unchecked Sendable {
         }
         let bytes = summary.mediaByImpact.reduce(0) { $0 + ($1.worst.reason == nil ? $1.worst.bytes ?? 0 : 0) }
         fputs(Self.head, page)
-        fputs(Self.header(summary, warned: warned, bytes: bytes, context: context), page)
+        fputs(Self.header(summary, warned: warned, bytes: bytes, context: context, leftOut: selection.note), page)
         var spoolError: LocalError?
         do {
             try spool.readBack { fwrite($0.baseAddress, 1, $0.count, page) }
@@ -134,7 +140,7 @@ final class HTMLPreview: @unchecked Sendable {
         throw LocalError("--html: cannot write \(pagePath): \(why)")
     }
 
-    private static func header(_ summary: CheckSummary, warned: Int, bytes: Int, context: PreviewContext) -> String {
+    private static func header(_ summary: CheckSummary, warned: Int, bytes: Int, context: PreviewContext, leftOut: String?) -> String {
         """
             <header>
             <h1>notti-media: \(summary.payloads) push\(summary.payloads == 1 ? "" : "es") as the phone shows them\(summary.interrupted ? " (interrupted)" : "")</h1>
@@ -165,6 +171,7 @@ final class HTMLPreview: @unchecked Sendable {
             </header>
             <main>
             <h2>Payloads, in input order</h2>
+            \(leftOut.map { "<p class=\"left-out\" role=\"note\">\(markupEscape($0))</p>" } ?? "")
             <ol class="cards">
 
             """
