@@ -49,7 +49,6 @@ struct SniffCommand {
             report.path = path
             let failed = !report.passed || (options.strict && !report.diagnostics.isEmpty)
             if failed && status == ExitCode.success { status = ExitCode.failed }
-            guard !options.quiet else { continue }
             switch options.format ?? .text {
             case .json: Console.out(JSONWriter.string(report.json))
             case .text, .junit: Console.out(text(for: report))

@@ -17,6 +17,9 @@ enum Tool {
         case .help(let command):
             Console.out(HelpText.text(for: command))
             return finalStatus(ExitCode.success)
+        case .generate(let kind):
+            Console.out(Generated.text(kind))
+            return finalStatus(ExitCode.success)
         case .run(let options):
             // Before any thread starts (threads inherit the blocked signals); --help and --version need none.
             Signals.install()

@@ -57,3 +57,22 @@ import Testing
         #expect(documented == listed)
     }
 }
+
+/// The README's and `--help`'s words about the command line come from the option table.
+@Suite struct CommandLineTextTests {
+    @Test func theReadmeSynopsisIsTheGeneratedOne() throws {
+        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let generated = try CLI.run(["--generate", "synopsis"]).stdout
+        let marker = "<!-- generated: notti-media --generate synopsis (ReadmeTests checks it) -->\n```sh\n"
+        let start = try #require(readme.range(of: marker)).upperBound
+        let end = try #require(readme[start...].range(of: "```")).lowerBound
+        #expect(String(readme[start..<end]) == generated, "regenerate it: notti-media --generate synopsis")
+    }
+
+    @Test(arguments: [[], ["process"], ["check"], ["sniff"], ["merge"]])
+    func everyHelpLineFitsEightyColumns(command: [String]) throws {
+        let help = try CLI.run(command + ["--help"]).stdout
+        let wide = help.split(separator: "\n").filter { $0.count > 80 }
+        #expect(wide.isEmpty, "\(wide)")
+    }
+}

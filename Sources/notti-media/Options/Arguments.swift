@@ -18,6 +18,11 @@ enum Arguments {
         switch first {
         case "--help", "-h", "help": return .help(arguments.dropFirst().first.flatMap(Command.init(rawValue:)))
         case "--version", "-V": return .version
+        case "--generate":
+            guard arguments.count == 2, let kind = Generated(rawValue: arguments[1]) else {
+                throw UsageError("--generate expects one of \(Generated.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return .generate(kind)
         default: break
         }
         guard let command = Command(rawValue: first) else {
@@ -111,6 +116,10 @@ enum Arguments {
             if options.summaryOnly && options.format == .junit {
                 throw UsageError("--summary-only goes with --format text or json")
             }
+            if options.shardCount != nil && !options.shardAuto {
+                throw UsageError("--shard-count goes with --shard auto (a Kubernetes Indexed Job's completions); with --shard I/N, N is the count")
+            }
+            try validateErrorsOnly(options, drawsPage: options.htmlPath != nil)
         case .sniff:
             guard !options.operands.isEmpty else { throw UsageError("sniff expects at least one FILE") }
         case .merge:
@@ -120,6 +129,14 @@ enum Arguments {
             if options.summaryOnly && options.format == .junit {
                 throw UsageError("--summary-only goes with --format text or json")
             }
+            try validateErrorsOnly(options, drawsPage: false)
         }
+    }
+
+    /// `--errors-only` drops warnings from the text listing (and from the --html page's
+    /// cards); JSON and JUnit carry every finding, so there it would do nothing.
+    private static func validateErrorsOnly(_ options: Options, drawsPage: Bool) throws(UsageError) {
+        guard options.errorsOnly, let format = options.format, format != .text, !drawsPage else { return }
+        throw UsageError("--errors-only goes with --format text (or --html); --format \(format.rawValue) carries every finding")
     }
 }

@@ -5,13 +5,55 @@ import NottiMedia
 /// the list cannot drift from what the parser accepts.
 enum HelpText {
     static func text(for command: Command?) -> String {
-        switch command {
+        let text = switch command {
         case nil: overview
         case .process?: process + optionList(for: .process)
         case .check?: check + optionList(for: .check)
         case .sniff?: sniff + optionList(for: .sniff)
         case .merge?: merge + optionList(for: .merge)
         }
+        return wrapped(text)
+    }
+
+    /// The widest line `--help` prints: a terminal's 80 columns.
+    static let width = 80
+
+    /// Prose re-flowed to `width`: each paragraph of unindented lines is joined and
+    /// filled anew (a `Usage:` or `Options:` line stands alone); indented lines (the
+    /// usage table, the option list, filled by `optionList`) are kept as they are.
+    static func wrapped(_ text: String) -> String {
+        var lines: [String] = []
+        var paragraph: [Substring] = []
+        func flush() {
+            guard !paragraph.isEmpty else { return }
+            lines += fill(paragraph.joined(separator: " "), width: width)
+            paragraph = []
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.isEmpty || line.hasPrefix(" ") || line.hasSuffix(":") {
+                flush()
+                lines.append(String(line))
+            } else {
+                paragraph.append(line)
+            }
+        }
+        flush()
+        return lines.joined(separator: "\n")
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces.
+    static func fill(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if !current.isEmpty && current.count + 1 + word.count > width {
+                lines.append(current)
+                current = ""
+            }
+            current += current.isEmpty ? word : " " + word
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
     }
 
     static let overview = """
@@ -19,10 +61,10 @@ enum HelpText {
         with a push's media, on Linux, without a device.
 
         Usage:
-          notti-media process PAYLOAD|- [options]   one payload: the delivered content as JSON
-          notti-media check PATH... [options]       many payloads: a verdict each and a summary
-          notti-media sniff FILE... [options]       the type decision for local files, no network
-          notti-media merge FILE... [options]       join the JSON outputs of check's shards
+          notti-media process PAYLOAD|- [options]  one payload: the content as JSON
+          notti-media check PATH... [options]      many payloads: verdicts, a summary
+          notti-media sniff FILE... [options]      local files' types, no network
+          notti-media merge FILE... [options]      join check's shards' JSON outputs
           notti-media --help | COMMAND --help
           notti-media --version
 
@@ -46,7 +88,8 @@ enum HelpText {
         var lines: [String] = []
         for spec in OptionTable.options(for: command) {
             let synopsis = "  " + spec.synopsis
-            for (index, help) in spec.help.enumerated() {
+            // The spec's help filled anew in the help column, so no line passes `width`.
+            for (index, help) in fill(spec.help.joined(separator: " "), width: width - 25).enumerated() {
                 let gutter = index == 0 ? synopsis : ""
                 if index == 0 && gutter.count >= 25 {
                     lines.append(gutter)

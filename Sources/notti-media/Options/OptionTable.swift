@@ -167,9 +167,10 @@ enum OptionTable {
                    help: ["refuse loopback, private, link-local, CGNAT, multicast and", "unspecified addresses, on every connection (blocked_address)"]) { options, _ in
             options.denyPrivateNetworks = true
         },
-        OptionSpec("quiet", [.process], help: ["print no findings on stderr"]) { options, _ in options.quiet = true },
-        OptionSpec("quiet", [.check], help: ["no progress line on stderr"]) { options, _ in options.quiet = true },
-        OptionSpec("quiet", [.sniff], help: ["print nothing; the exit status tells"]) { options, _ in options.quiet = true },
+        OptionSpec("quiet", [.process, .check, .sniff],
+                   help: ["nothing on stderr but an error that stops the run (process: no", "findings there; check: no progress line); stdout is unchanged"]) { options, _ in
+            options.quiet = true
+        },
     ]
 
     /// The options `command` takes, in `--help` order.

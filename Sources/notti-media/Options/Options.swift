@@ -12,6 +12,8 @@ enum OutputFormat: String {
 enum Invocation {
     case help(Command?)
     case version
+    /// `--generate KIND`: text made from the option table (hidden).
+    case generate(Generated)
     case run(Options)
 }
 

@@ -1,0 +1,45 @@
+/// Text made from `OptionTable` for places outside `--help`, so none of them is
+/// a second copy that can drift: `notti-media --generate KIND` prints it (a
+/// hidden flag, for the README, the package and the tests).
+enum Generated: String, CaseIterable {
+    /// The README's command synopsis.
+    case synopsis
+
+    static func text(_ kind: Generated) -> String {
+        switch kind {
+        case .synopsis: commandSynopsis
+        }
+    }
+
+    /// What each command takes before its options.
+    static func operands(_ command: Command) -> String {
+        switch command {
+        case .process: "PAYLOAD|-"
+        case .check: "PATH..."
+        case .sniff: "FILE...|-"
+        case .merge: "FILE..."
+        }
+    }
+
+    /// Every command with every option it takes, `[--name VALUE]`, filled at 100 columns.
+    static var commandSynopsis: String {
+        var lines: [String] = []
+        for command in Command.allCases {
+            let head = "notti-media \(command.rawValue) \(operands(command))"
+            let indent = String(repeating: " ", count: head.count + 1)
+            var line = head
+            for spec in OptionTable.options(for: command) {
+                let word = "[\(spec.synopsis)]"
+                if line.count + 1 + word.count > 100 {
+                    lines.append(line)
+                    line = indent + word
+                } else {
+                    line += " " + word
+                }
+            }
+            lines.append(line)
+        }
+        lines.append("notti-media --help | COMMAND --help | --version")
+        return lines.joined(separator: "\n")
+    }
+}
