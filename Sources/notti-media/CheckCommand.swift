@@ -79,6 +79,8 @@ struct CheckCommand {
             return Tool.report(error)
         }
 
+        let started = MonotonicInstant.now
+        let startedAt = UTCTimestamp.now()
         let progress = options.quiet || !Console.stderrIsTerminal || (options.format ?? .text) != .text ? nil : ProgressLine()
         let tally = Tally()
         let sink = format.sink
@@ -93,6 +95,8 @@ struct CheckCommand {
         }
         let position = sources.forEach(willBlock: pipeline.flush) { input in pipeline.submit(input) }
         var summary = pipeline.finish()
+        summary.seconds = (MonotonicInstant.now - started) / .seconds(1)
+        summary.startedAt = startedAt
         summary.strict = options.strict
         summary.shard = options.shard
         summary.operandsDigest = CheckSummary.digest(ofOperands: options.operands)

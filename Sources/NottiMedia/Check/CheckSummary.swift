@@ -13,6 +13,10 @@ public struct CheckSummary: Sendable {
     public var shard: (index: Int, count: Int)?
     /// A digest of the run's operands: shards of one input carry the same one, so `merge` can tell.
     public var operandsDigest: String?
+    /// How long the check took, and when it started (UTC, ISO 8601): its `timings`,
+    /// which like a media result's are not deterministic. For a merge, the shards'.
+    public var seconds: Double?
+    public var startedAt: String?
 
     /// The digest of a command line's operands, as `operandsDigest` holds it.
     public static func digest(ofOperands operands: [String]) -> String {
@@ -169,6 +173,10 @@ public struct CheckSummary: Sendable {
                 JSONMember("strict", .bool(strict)),
                 JSONMember("shard", shard.map { .object([JSONMember("index", .int($0.index)), JSONMember("count", .int($0.count))]) } ?? .null),
                 JSONMember("operands", .optional(operandsDigest)),
+                JSONMember("timings", seconds == nil && startedAt == nil ? .null : .object([
+                    JSONMember("seconds", seconds.map { .number(NumberText.decimal(($0 * 1000).rounded() / 1000)) } ?? .null),
+                    JSONMember("startedAt", .optional(startedAt)),
+                ])),
                 JSONMember("diagnostics", .object(codesByCount.map { JSONMember($0.code, .int($0.payloads)) })),
                 JSONMember("hosts", .array(hostLoads.map { load in
                     .object([

@@ -36,7 +36,7 @@ public struct MediaVerdict: Sendable, Equatable {
         warnings = []
         switch verdict {
         case .attached(let attachment, _, let found):
-            type = attachment.fileExtension
+            type = Self.typeName(attachment.fileExtension)
             warnings = found.map(\.code)
         case .failed(_, let reason, let message):
             self.reason = reason
@@ -45,6 +45,13 @@ public struct MediaVerdict: Sendable, Equatable {
             reason = .bundleResource
             self.message = message
         }
+    }
+
+    /// One name per type for the summary, whatever the SDK called the file
+    /// (`jpeg`, `JPG` and `jpg` are all jpg; `aif` is aiff, `mpg` mpeg).
+    static func typeName(_ fileExtension: String) -> String {
+        guard let recognised = RecognisedType(fileExtension: fileExtension) else { return fileExtension.lowercased() }
+        return recognised == .jpeg ? "jpg" : recognised.rawValue
     }
 
     /// What the summary counts by: the URL under one SDK's rules.

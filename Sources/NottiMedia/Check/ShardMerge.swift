@@ -101,6 +101,14 @@ extension CheckSummary {
                     merged.addMissing(at: index, entry["payloadsMissingMedia"]?.intValue ?? 0)
                 }
             }
+            // The check's own time: the shards' seconds add up (as a JUnit report's suites
+            // do), and it started when the first shard did.
+            if let timings = summary["timings"] {
+                if let seconds = timings["seconds"]?.numberText.flatMap(Double.init) { merged.seconds = (merged.seconds ?? 0) + seconds }
+                if let started = timings["startedAt"]?.stringValue, merged.startedAt.map({ started < $0 }) ?? true {
+                    merged.startedAt = started
+                }
+            }
         }
         return merged
     }

@@ -51,7 +51,10 @@ final class JUnitSink: CheckSink, @unchecked Sendable {
 
     func finish(_ summary: CheckSummary) throws(LocalError) {
         let name = suiteName + (summary.interrupted ? " (interrupted)" : "")
-        let seconds = NumberText.decimal(((MonotonicInstant.now - started) / .milliseconds(1)).rounded() / 1000)
+        // The check's own time (a merge's summary carries its shards'), else this run's.
+        let measured = summary.seconds ?? (MonotonicInstant.now - started) / .seconds(1)
+        let seconds = NumberText.decimal((measured * 1000).rounded() / 1000)
+        let timestamp = summary.startedAt ?? self.timestamp
         Console.out("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
         Console.out("<testsuites name=\"notti-media\" tests=\"\(summary.payloads)\" failures=\"\(summary.failed)\" errors=\"0\" time=\"\(seconds)\">")
         Console.out("  <testsuite name=\"\(markupEscape(name))\" tests=\"\(summary.payloads)\" failures=\"\(summary.failed)\" errors=\"0\" skipped=\"0\""

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// Options that do not go together are usage errors, and the smaller promises of SPEC 6 and 10.
+@Suite struct OptionCombinationTests {
+    let server = TestServer.shared
+
+    @Test(arguments: [
+        (["check", "-", "--shard-count", "3"],
+         "notti-media: --shard-count goes with --shard auto (a Kubernetes Indexed Job's completions); with --shard I/N, N is the count\n"),
+        (["check", "-", "--errors-only", "--format", "json"],
+         "notti-media: --errors-only goes with --format text (or --html); --format json carries every finding\n"),
+        (["check", "-", "--errors-only", "--format", "junit"],
+         "notti-media: --errors-only goes with --format text (or --html); --format junit carries every finding\n"),
+        (["merge", "x.json", "--errors-only", "--format", "json"],
+         "notti-media: --errors-only goes with --format text (or --html); --format json carries every finding\n"),
+    ])
+    func optionsThatDoNotGoTogetherAreUsageErrors(arguments: [String], message: String) throws {
+        let result = try CLI.run(arguments, stdin: "")
+        #expect(result.status == 2)
+        #expect(result.stderr == message)
+    }
+
+    @Test func oneJPEGIsOneTypeInTheSummaryWhateverTheSDKCallsIt() throws {
+        let photo = server.url("/media/photo.jpg")
+        let lines = [
+            sdkPayload(#""notti_image_url": "\#(photo)", "notification_id": "n-1""#),
+            sdkPayload(#""ab": {"att": {"url": "\#(photo)?b", "type": "jpeg"}}"#),
+        ]
+        let result = try CLI.run(
+            ["check", "-", "--sdk", "auto", "--cacert", Paths.testCA, "--out", Paths.temporaryFolder().path],
+            stdin: lines.joined(separator: "\n") + "\n")
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("OK   jpg 418 B"))
+        #expect(!result.stdout.contains("jpeg 418 B"), "\(result.stdout)")
+    }
+
+    @Test func mergedJUnitTimeIsTheChecksNotTheMerges() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = (0..<4).map { payload(url: server.url("/slow/400/u/junit-time-\($0)/media/logo.png")) }
+        let input = folder.appendingPathComponent("in.jsonl")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: input)
+        var files: [String] = []
+        var shardSeconds = 0.0
+        for shard in 1...2 {
+            let result = try CLI.run(
+                ["check", input.path, "--shard", "\(shard)/2", "--jobs", "1", "--format", "json", "--cacert", Paths.testCA, "--out", folder.path])
+            let file = folder.appendingPathComponent("shard-\(shard).json")
+            try Data(result.stdout.utf8).write(to: file)
+            files.append(file.path)
+            let summary = try #require(try JSONSerialization.jsonObject(with: Data((result.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any])
+            shardSeconds += ((summary["summary"] as? [String: Any])?["timings"] as? [String: Any])?["seconds"] as? Double ?? 0
+        }
+        #expect(shardSeconds >= 1.6, "each shard fetched two slow URLs one after the other")
+        let merged = try CLI.run(["merge", "--format", "junit"] + files)
+        let time = try #require(merged.stdout.firstMatch(of: /<testsuites [^>]* time="([0-9.]+)"/)).1
+        #expect(abs((Double(time) ?? 0) - shardSeconds) < 0.01, "\(time) vs \(shardSeconds)")
+    }
+}
