@@ -31,16 +31,25 @@ public final class ServiceExtension {
     /// Partial downloads get unique names across threads of one process.
     private static let partialCounter = Atomic<Int>(0)
 
+    /// An extension that stores attachments in `outputDirectory`.
     /// - Parameters:
     ///   - options: what the user set for every download (limits, trust, http).
     ///   - selection: whose extension to reproduce, or `auto`.
     ///   - outputDirectory: where attachments go; created when missing.
-    ///   - ownedPaths: the registry partial downloads are tracked in (the run's, by default).
-    ///   - sniffers: libmagic handles shared with other instances; nil: a pool of one of its own.
     /// - Throws: `ServiceExtensionError` when the folder, libcurl or libmagic is unusable.
-    public init(
-        options: FetchOptions = FetchOptions(), selection: SDKSelection = .fixed(.notti), outputDirectory: String,
-        ownedPaths: OwnedPaths = .run, sniffers: SnifferPool? = nil, cache: RevalidationCache? = nil
+    public convenience init(
+        options: FetchOptions = FetchOptions(), selection: SDKSelection = .fixed(.notti), outputDirectory: String
+    ) throws(ServiceExtensionError) {
+        try self.init(options: options, selection: selection, outputDirectory: outputDirectory, ownedPaths: .run)
+    }
+
+    /// - Parameters:
+    ///   - ownedPaths: the registry partial downloads are tracked in (`.run`: the process's).
+    ///   - sniffers: libmagic handles shared with other instances; nil: a pool of one of its own.
+    ///   - cache: `--cache`'s stored verdicts, to revalidate.
+    package init(
+        options: FetchOptions, selection: SDKSelection, outputDirectory: String,
+        ownedPaths: OwnedPaths, sniffers: SnifferPool? = nil, cache: RevalidationCache? = nil
     ) throws(ServiceExtensionError) {
         self.cache = cache
         let absolute = FilePaths.standardized(outputDirectory)
@@ -88,13 +97,13 @@ public final class ServiceExtension {
     }
 
     /// The step after judging that makes the attachment files some report lists.
-    public var placement: AttachmentPlacement { AttachmentPlacement(ownedPaths: ownedPaths, cache: cache) }
+    package var placement: AttachmentPlacement { AttachmentPlacement(ownedPaths: ownedPaths, cache: cache) }
 
     /// Downloads and sniffs one media URL under `policy`. The bytes stay in a
     /// working file of this run (tracked, removed by `releaseWorkingFiles`) until
     /// the attachments judged from them are placed.
     /// - Returns: the result, or nil when `cancellation` stopped it (nothing is left on disk).
-    public func fetchMedia(_ url: MediaURL, policy: MediaPolicy, cancellation: Cancellation? = nil) -> MediaResult? {
+    package func fetchMedia(_ url: MediaURL, policy: MediaPolicy, cancellation: Cancellation? = nil) -> MediaResult? {
         var facts = MediaFacts(url: url.string, policy: policy)
         facts.urlExtension = url.pathExtension
         facts.host = url.host
@@ -135,7 +144,7 @@ public final class ServiceExtension {
 
     /// Removes the working files of this instance's downloads: once every report
     /// that judges them has placed its attachments (the end of `handle`, or of a `check` run).
-    public func releaseWorkingFiles() {
+    package func releaseWorkingFiles() {
         for path in workingFiles { ownedPaths.remove(path) }
         workingFiles.removeAll()
     }

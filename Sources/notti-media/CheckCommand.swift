@@ -67,11 +67,12 @@ struct CheckCommand {
             var configuration = CheckPipeline<RenderedRecord>.Configuration(
                 jobs: options.jobs ?? Options.defaultJobs, options: Tool.fetchOptions(from: options),
                 selection: options.sdk, outputDirectory: outputDirectory, strict: options.strict,
-                cancellation: Signals.cancellation, cache: Tool.openCache(options),
+                cancellation: Signals.cancellation,
                 render: { [drawsCards = preview != nil] report in
                     RenderedRecord(line: renderer.render(report), report: drawsCards ? report : nil)
                 })
             if let hostConnections = options.hostConnections { configuration.hostConnections = hostConnections }
+            configuration.cache = Tool.openCache(options)
             pipeline = try CheckPipeline(configuration)
         } catch let error as ServiceExtensionError {
             return Tool.report(LocalError(error.message))

@@ -40,7 +40,7 @@ struct ProcessCommand {
         do {
             serviceExtension = try ServiceExtension(
                 options: Tool.fetchOptions(from: options), selection: options.sdk, outputDirectory: outputDirectory,
-                cache: Tool.openCache(options))
+                ownedPaths: .run, cache: Tool.openCache(options))
         } catch {
             Console.fail(error.message)
             return ExitCode.localFailure

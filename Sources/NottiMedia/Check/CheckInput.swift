@@ -15,7 +15,7 @@ public struct CheckInput: Sendable {
     public var index: Int?
 
     /// True for a line of JSON Lines.
-    public var isLine: Bool { lineNumber != nil }
+    package var isLine: Bool { lineNumber != nil }
 
     public init(source: String, body: Body, lineNumber: Int? = nil, index: Int? = nil) {
         self.source = source

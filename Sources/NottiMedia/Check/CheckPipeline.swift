@@ -20,7 +20,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         public var strict: Bool
         public var cancellation: Cancellation?
         /// `--cache`: stored verdicts to revalidate, shared by the fetch workers.
-        public var cache: RevalidationCache?
+        package var cache: RevalidationCache?
         /// `--host-connections`: the most fetch workers that download from one host at once.
         public var hostConnections = 8
         /// Turns a finished report into the outputs' rendering; runs on worker threads.
@@ -28,9 +28,8 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
 
         public init(
             jobs: Int, options: FetchOptions, selection: SDKSelection, outputDirectory: String, strict: Bool,
-            cancellation: Cancellation?, cache: RevalidationCache? = nil, render: @escaping @Sendable (Report) -> Rendered
+            cancellation: Cancellation?, render: @escaping @Sendable (Report) -> Rendered
         ) {
-            self.cache = cache
             self.jobs = jobs
             self.options = options
             self.selection = selection
@@ -100,7 +99,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         for _ in 0..<jobs {
             fetchers.append(Handoff(value: try ServiceExtension(
                 options: configuration.options, selection: configuration.selection,
-                outputDirectory: configuration.outputDirectory, sniffers: sniffers, cache: configuration.cache)))
+                outputDirectory: configuration.outputDirectory, ownedPaths: .run, sniffers: sniffers, cache: configuration.cache)))
         }
         self.fetchers = fetchers
         placement = fetchers[0].value.placement
@@ -174,7 +173,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     }
 
     /// Downloads started: one per distinct valid media URL.
-    public var fetchCount: Int { cache.fetchCount }
+    package var fetchCount: Int { cache.fetchCount }
 
     private var isCancelled: Bool { configuration.cancellation?.isCancelled == true }
 

@@ -10,9 +10,9 @@ public struct CheckRecord<Rendered: Sendable>: Sendable {
     public var sdk: SDK = .notti
     public var diagnostics: [Diagnostic]
     /// The verdicts of the media URLs this payload named.
-    public var media: [MediaVerdict]
+    package var media: [MediaVerdict]
     /// The attached files.
-    public var attachments: [Attachment]
+    package var attachments: [Attachment]
     /// What the run's outputs make of the report (rendered on a worker thread).
     public var rendered: Rendered
 }

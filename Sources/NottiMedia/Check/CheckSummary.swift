@@ -8,37 +8,37 @@ public struct CheckSummary: Sendable {
     /// True when the run was cancelled before it finished: the counts cover what finished.
     public var interrupted = false
     /// Warnings failed payloads too (`--strict`).
-    public var strict = false
+    package var strict = false
     /// The shard this run checked (`--shard I/N`), if it checked one.
-    public var shard: (index: Int, count: Int)?
+    package var shard: (index: Int, count: Int)?
     /// A digest of the run's operands: shards of one input carry the same one, so `merge` can tell.
-    public var operandsDigest: String?
+    package var operandsDigest: String?
     /// How long the check took, and when it started (UTC, ISO 8601): its `timings`,
     /// which like a media result's are not deterministic. For a merge, the shards'.
-    public var seconds: Double?
-    public var startedAt: String?
+    package var seconds: Double?
+    package var startedAt: String?
 
     /// The digest of a command line's operands, as `operandsDigest` holds it.
-    public static func digest(ofOperands operands: [String]) -> String {
+    package static func digest(ofOperands operands: [String]) -> String {
         let joined: String = operands.joined(separator: "\u{0}")
         return SHA256.hex(of: Array(joined.utf8))
     }
     /// Payloads per diagnostic code.
-    public var codeCounts: [String: Int] = [:]
+    package var codeCounts: [String: Int] = [:]
     /// Per distinct media URL: each profile's verdict on it and the payloads naming it.
     private var media: [String: URLMedia] = [:]
 
     /// One distinct media URL of the run: one download, judged by each profile
     /// that read it (one, unless `--sdk auto` met several).
-    public struct URLMedia: Sendable {
-        public var url: String
+    package struct URLMedia: Sendable {
+        package var url: String
         /// Each profile's verdict and its payloads, in `--sdk`'s order.
-        public var profiles: [(verdict: MediaVerdict, payloads: Int)] = []
+        package var profiles: [(verdict: MediaVerdict, payloads: Int)] = []
 
         /// Payloads naming the URL, under any profile.
         public var payloads: Int { profiles.reduce(0) { $0 + $1.payloads } }
         /// The worst of its profiles' verdicts (the first in `--sdk`'s order among equals).
-        public var worst: MediaVerdict {
+        package var worst: MediaVerdict {
             profiles.map(\.verdict).max { $0.severityRank < $1.severityRank || ($0.severityRank == $1.severityRank && $0.sdk.ordinal > $1.sdk.ordinal) }!
         }
 
@@ -54,23 +54,23 @@ public struct CheckSummary: Sendable {
     /// Per media host: what every phone pulls from it at send time.
     private var hosts: [String: HostLoad] = [:]
     /// The networks reported on, and per network the payloads whose media misses the deadline there.
-    public let networks: [NetworkProfile]
+    package let networks: [NetworkProfile]
     private var missing: [Int]
 
     /// What one media host must serve when the campaign goes out: every payload's
     /// phone downloads its media at once.
-    public struct HostLoad: Sendable, Equatable {
-        public var host: String
+    package struct HostLoad: Sendable, Equatable {
+        package var host: String
         /// Downloads at send time: payloads (phones) requesting media from it.
-        public var downloads = 0
+        package var downloads = 0
         /// Bytes those downloads pull: the sum over payloads of their media's bytes.
-        public var bytes = 0
+        package var bytes = 0
         /// The part of `bytes` a CDN will not cache: all of it comes from the origin.
-        public var notCacheableBytes = 0
+        package var notCacheableBytes = 0
     }
 
     /// - Parameter networks: the networks to count missed deadlines on (`NetworkProfile.summarized`).
-    public init(networks: [NetworkProfile] = NetworkProfile.presets) {
+    package init(networks: [NetworkProfile] = NetworkProfile.presets) {
         self.networks = networks
         missing = Array(repeating: 0, count: networks.count)
     }
@@ -82,7 +82,7 @@ public struct CheckSummary: Sendable {
     }
 
     /// The profiles payloads were checked under, in `--sdk`'s order.
-    public var profiles: [SDK] { SDK.allCases.filter { profileSeen[$0.ordinal] } }
+    package var profiles: [SDK] { SDK.allCases.filter { profileSeen[$0.ordinal] } }
     private var profileSeen = Array(repeating: false, count: SDK.allCases.count)
 
     mutating func add<Rendered>(_ record: CheckRecord<Rendered>) {
@@ -137,7 +137,7 @@ public struct CheckSummary: Sendable {
     }
 
     /// Media hosts, the most bytes first, then by name.
-    public var hostLoads: [HostLoad] {
+    package var hostLoads: [HostLoad] {
         hosts.values.sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.host < $1.host }
     }
 
@@ -148,7 +148,7 @@ public struct CheckSummary: Sendable {
 
     /// Distinct media URLs, worst first: failures, then warnings, then clean;
     /// within each, the most payloads first, then by URL.
-    public var mediaByImpact: [URLMedia] {
+    package var mediaByImpact: [URLMedia] {
         media.values.map { ($0, $0.worst.severityRank, $0.payloads) }.sorted {
             if $0.1 != $1.1 { return $0.1 > $1.1 }
             if $0.2 != $1.2 { return $0.2 > $1.2 }
@@ -157,7 +157,7 @@ public struct CheckSummary: Sendable {
     }
 
     /// Codes by count, most first, then by name.
-    public var codesByCount: [(code: String, payloads: Int)] {
+    package var codesByCount: [(code: String, payloads: Int)] {
         codeCounts.map { ($0.key, $0.value) }.sorted {
             $0.payloads != $1.payloads ? $0.payloads > $1.payloads : $0.code < $1.code
         }

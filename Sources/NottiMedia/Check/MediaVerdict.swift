@@ -1,26 +1,26 @@
 /// What one distinct media URL came to under one SDK's rules, for the campaign summary.
-public struct MediaVerdict: Sendable, Equatable {
-    public var url: String
-    public var sdk: SDK
+package struct MediaVerdict: Sendable, Equatable {
+    package var url: String
+    package var sdk: SDK
     /// Why payloads naming it go out without it; nil when it attaches.
-    public var reason: DiagnosticCode?
-    public var message: String?
+    package var reason: DiagnosticCode?
+    package var message: String?
     /// The attachment's type (its file extension), when attached.
-    public var type: String?
-    public var bytes: Int?
-    public var httpStatus: Int?
+    package var type: String?
+    package var bytes: Int?
+    package var httpStatus: Int?
     /// Codes of the warnings attached media raises (type_mismatch, ...).
-    public var warnings: [String]
+    package var warnings: [String]
     /// The host every phone requests it from; nil when no phone would (a bad URL).
-    public var host: String?
+    package var host: String?
     /// A CDN will not cache it (`not_cacheable`).
-    public var notCacheable: Bool
+    package var notCacheable: Bool
     /// Per network of the summary, in its order: whether even the least download
     /// time is over the deadline (false when the size is unknown).
-    public var misses: [Bool]
+    package var misses: [Bool]
     /// False when the extension never runs (no mutable-content, no alert): the
     /// verdict is still given, but no phone downloads it at send time.
-    public var requestedAtSendTime = true
+    package var requestedAtSendTime = true
 
     /// The verdict of one entry of a report, when it named a URL string.
     init?(sdk: SDK, facts: MediaFacts?, verdict: EntryVerdict, networks: [NetworkProfile]) {
@@ -55,15 +55,15 @@ public struct MediaVerdict: Sendable, Equatable {
     }
 
     /// What the summary counts by: the URL under one SDK's rules.
-    public var key: String { sdk == .notti ? url : "\(url) (\(sdk.rawValue))" }
+    package var key: String { sdk == .notti ? url : "\(url) (\(sdk.rawValue))" }
 
     /// 2 for a failure, 1 for warnings (or a bundle file), 0 for clean: the summary lists the worst first.
-    public var severityRank: Int {
+    package var severityRank: Int {
         if let reason { return reason.isFailure ? 2 : 1 }
         return warnings.isEmpty ? 0 : 1
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             JSONMember("url", .string(url)),
             JSONMember("sdk", .string(sdk.rawValue)),

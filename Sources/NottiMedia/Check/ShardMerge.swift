@@ -6,7 +6,7 @@ extension Report {
     /// text and JUnit outputs show: source, position, SDK, outcome, findings.
     /// (Media facts and content stay in the line, which `merge` copies as it is.)
     /// - Returns: nil when `json` is not a report.
-    public init?(json: JSONValue, strict: Bool) {
+    package init?(json: JSONValue, strict: Bool) {
         guard case .string(let source)? = json["source"], case .string(let outcomeText)? = json["outcome"],
               let outcome = Outcome(rawValue: outcomeText), case .array(let findings)? = json["diagnostics"]
         else { return nil }
@@ -30,16 +30,16 @@ extension Report {
 
 extension CheckSummary {
     /// The shard and operands a summary line (`{"summary": {...}}`) names, and its payload count.
-    public struct ShardTag: Sendable, Equatable {
-        public var index: Int
-        public var count: Int
-        public var operands: String
-        public var payloads: Int
-        public var interrupted: Bool
+    package struct ShardTag: Sendable, Equatable {
+        package var index: Int
+        package var count: Int
+        package var operands: String
+        package var payloads: Int
+        package var interrupted: Bool
     }
 
     /// Reads the shard tag of a summary record; nil when it is not one.
-    public static func shardTag(of record: JSONValue) -> ShardTag? {
+    package static func shardTag(of record: JSONValue) -> ShardTag? {
         guard let summary = record["summary"], case .string(let operands)? = summary["operands"],
               let payloads = summary["payloads"]?.intValue
         else { return nil }
@@ -55,7 +55,7 @@ extension CheckSummary {
     /// counts add up, each media URL's payloads add up, each host's load and each
     /// network's misses add up.
     /// - Returns: nil when a record is not a summary.
-    public static func merged(from records: [JSONValue]) -> CheckSummary? {
+    package static func merged(from records: [JSONValue]) -> CheckSummary? {
         let summaries = records.compactMap { $0["summary"] }
         guard summaries.count == records.count, let first = summaries.first else { return nil }
         var networks: [NetworkProfile] = []

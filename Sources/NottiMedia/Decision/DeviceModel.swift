@@ -2,23 +2,23 @@
 /// recognises by file extension or type hint, and its per-kind size limits.
 /// (App Transport Security and the 30 s extension budget are in `SDKProfile`,
 /// where each profile applies them.)
-public enum DeviceModel {
+package enum DeviceModel {
     /// The service extension's time budget when the SDK sets none of its own.
-    public static let systemDeadlineSeconds = 30.0
+    package static let systemDeadlineSeconds = 30.0
     /// iOS's largest per-kind limit (video, binary reading): no download is read
     /// past it (one byte more, to see a file is over), whatever `--max-bytes` says.
-    public static let largestLimitBytes = IOSLimit.largestBytes
+    package static let largestLimitBytes = IOSLimit.largestBytes
 }
 
 /// An attachment type iOS recognises, by file extension or type hint: the
 /// table of iOS 26's `UNNotificationAttachment` (SPEC 12).
-public enum RecognisedType: String, Sendable, CaseIterable {
+package enum RecognisedType: String, Sendable, CaseIterable {
     case jpeg, png, gif, heic
     case aiff, aifc, wav, mp3, m4a, caf, amr, au, ac3, eac3
     case mpeg, mp4, m4v, avi, threeGP = "3gp", threeG2 = "3g2"
 
     /// Extensions iOS types an attachment by (compared without case).
-    public static let extensions: [String: RecognisedType] = [
+    package static let extensions: [String: RecognisedType] = [
         "jpg": .jpeg, "jpeg": .jpeg, "png": .png, "gif": .gif, "heic": .heic,
         "aif": .aiff, "aiff": .aiff, "aifc": .aifc, "wav": .wav, "mp3": .mp3, "m4a": .m4a,
         "caf": .caf, "amr": .amr, "au": .au, "ac3": .ac3, "eac3": .eac3,
@@ -26,20 +26,20 @@ public enum RecognisedType: String, Sendable, CaseIterable {
     ]
 
     /// The type for a file extension, or nil when iOS does not recognise it.
-    public init?(fileExtension: String) {
+    package init?(fileExtension: String) {
         guard let type = Self.extensions[fileExtension.lowercased()] else { return nil }
         self = type
     }
 
     /// The type for a hint given as a UTI (`public.jpeg`) or a MIME type (`image/png`).
-    public init?(hint: String) {
+    package init?(hint: String) {
         let lower = hint.lowercased()
         guard let type = Self.allCases.first(where: { $0.uti == lower || $0.mimeTypes.contains(lower) }) else { return nil }
         self = type
     }
 
     /// The Uniform Type Identifier iOS gives it.
-    public var uti: String {
+    package var uti: String {
         switch self {
         case .jpeg: "public.jpeg"
         case .png: "public.png"
@@ -65,7 +65,7 @@ public enum RecognisedType: String, Sendable, CaseIterable {
     }
 
     /// MIME types that name it (as a hint) and that libmagic reports for its bytes.
-    public var mimeTypes: Set<String> {
+    package var mimeTypes: Set<String> {
         switch self {
         case .jpeg: ["image/jpeg", "image/jpg", "image/pjpeg"]
         case .png: ["image/png"]
@@ -90,7 +90,7 @@ public enum RecognisedType: String, Sendable, CaseIterable {
         }
     }
 
-    public var kind: MediaType.Kind {
+    package var kind: MediaType.Kind {
         switch self {
         case .jpeg, .png, .gif, .heic: .image
         case .aiff, .aifc, .wav, .mp3, .m4a, .caf, .amr, .au, .ac3, .eac3: .audio
@@ -101,7 +101,7 @@ public enum RecognisedType: String, Sendable, CaseIterable {
     /// True when bytes libmagic calls `sniffedMime` fit this type. MPEG-4
     /// containers count as one family: libmagic names an .m4v `video/mp4` and
     /// iOS plays either.
-    public func agrees(withSniffedMime sniffedMime: String) -> Bool {
+    package func agrees(withSniffedMime sniffedMime: String) -> Bool {
         if mimeTypes.contains(sniffedMime) { return true }
         let mpeg4: Set<String> = ["video/mp4", "video/x-m4v", "audio/mp4", "audio/x-m4a"]
         return [.mp4, .m4v, .m4a].contains(self) && mpeg4.contains(sniffedMime)

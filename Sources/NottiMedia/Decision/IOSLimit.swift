@@ -4,14 +4,14 @@
 /// Apple publishes "audio 5 MB, image 10 MB, video 50 MB" without saying which
 /// megabyte it means, so both readings matter (SPEC 7): over the binary one
 /// (2^20 bytes) iOS refuses the file, and between the two it may.
-public struct IOSLimit: Sendable, Equatable {
-    public let kind: MediaType.Kind
+package struct IOSLimit: Sendable, Equatable {
+    package let kind: MediaType.Kind
     /// The limit read in decimal megabytes: at or under it, iOS takes the file.
-    public let decimalBytes: Int
+    package let decimalBytes: Int
     /// The limit read in binary megabytes: over it, iOS refuses the file.
-    public let binaryBytes: Int
+    package let binaryBytes: Int
 
-    public init(_ kind: MediaType.Kind) {
+    package init(_ kind: MediaType.Kind) {
         self.kind = kind
         let megabytes = switch kind {
         case .audio: 5
@@ -24,10 +24,10 @@ public struct IOSLimit: Sendable, Equatable {
 
     /// The largest limit (video's, binary): no download ever needs to read more,
     /// and `--max-bytes` may not ask for more (SPEC 12).
-    public static let largestBytes = IOSLimit(.video).binaryBytes
+    package static let largestBytes = IOSLimit(.video).binaryBytes
 
     /// What iOS makes of a file of `bytes` bytes given this kind.
-    public enum Verdict: Sendable, Equatable {
+    package enum Verdict: Sendable, Equatable {
         case within
         /// Between the decimal and binary readings: iOS may refuse it (`exceeds_ios_limit`).
         case mayRefuse(Diagnostic)
@@ -35,7 +35,7 @@ public struct IOSLimit: Sendable, Equatable {
         case refuses(String)
     }
 
-    public func judge(bytes: Int) -> Verdict {
+    package func judge(bytes: Int) -> Verdict {
         if bytes > binaryBytes {
             return .refuses(
                 "\(bytes) bytes is over iOS's \(binaryBytes)-byte limit for \(kind.rawValue) attachments "

@@ -1,14 +1,14 @@
 /// The five attachment types the Notti SDK knows (SPEC section 4).
-public enum MediaType: String, Sendable, CaseIterable {
+package enum MediaType: String, Sendable, CaseIterable {
     case jpg, png, gif, mp4, mp3
 
     /// What iOS shows an attachment as; each kind has its own size limit (`IOSLimit`).
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         case image, video, audio
     }
 
     /// The Uniform Type Identifier iOS is given for the attachment.
-    public var uti: String {
+    package var uti: String {
         switch self {
         case .jpg: "public.jpeg"
         case .png: "public.png"
@@ -18,7 +18,7 @@ public enum MediaType: String, Sendable, CaseIterable {
         }
     }
 
-    public var kind: Kind {
+    package var kind: Kind {
         switch self {
         case .jpg, .png, .gif: .image
         case .mp4: .video
@@ -28,7 +28,7 @@ public enum MediaType: String, Sendable, CaseIterable {
 
     /// The type for a MIME type libmagic sniffed, or nil when the SDK has none
     /// (and falls back to jpg).
-    public init?(sniffedMime mime: String) {
+    package init?(sniffedMime mime: String) {
         switch mime {
         case "image/jpeg": self = .jpg
         case "image/png": self = .png
@@ -41,7 +41,7 @@ public enum MediaType: String, Sendable, CaseIterable {
 
     /// The type the SDK reads from a Content-Type header: parameters dropped,
     /// case folded, with the aliases servers commonly send.
-    public init?(declaredContentType contentType: String) {
+    package init?(declaredContentType contentType: String) {
         switch Self.essence(ofContentType: contentType) {
         case "image/jpeg", "image/jpg", "image/pjpeg": self = .jpg
         case "image/png": self = .png
@@ -53,7 +53,7 @@ public enum MediaType: String, Sendable, CaseIterable {
     }
 
     /// The type the SDK reads from a URL path's extension (already case folded).
-    public init?(urlExtension: String) {
+    package init?(urlExtension: String) {
         switch urlExtension {
         case "jpg", "jpeg": self = .jpg
         case "png": self = .png
@@ -65,7 +65,7 @@ public enum MediaType: String, Sendable, CaseIterable {
     }
 
     /// `Image/PNG; charset=x` → `image/png`.
-    public static func essence(ofContentType contentType: String) -> String {
+    package static func essence(ofContentType contentType: String) -> String {
         let bare = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return bare.trimmingWhitespace().lowercased()
     }

@@ -1,18 +1,18 @@
 /// The type decision for one local file, without a download (`notti-media sniff`).
-public struct SniffReport: Sendable {
-    public var path: String
-    public var sniffedMime: String
-    public var type: MediaType
-    public var fallback: Bool
-    public var bytes: Int
+package struct SniffReport: Sendable {
+    package var path: String
+    package var sniffedMime: String
+    package var type: MediaType
+    package var fallback: Bool
+    package var bytes: Int
     /// Within Apple's attachment limit for the type's kind (audio 5 MB, image 10 MB,
     /// video 50 MB), read in decimal megabytes: with no extension to run, the strict reading.
-    public var withinIOSLimit: Bool
-    public var diagnostics: [Diagnostic]
+    package var withinIOSLimit: Bool
+    package var diagnostics: [Diagnostic]
 
     /// Sniffs the file at `path` (`bytes` long) and judges it against the SDK's size cap.
     /// - Throws: `SnifferError` when libmagic cannot read the file.
-    public init(path: String, bytes: Int, sniffer: Sniffer, maxBytes: Int = MediaPolicy.sdkMaxBytes) throws(SnifferError) {
+    package init(path: String, bytes: Int, sniffer: Sniffer, maxBytes: Int = MediaPolicy.sdkMaxBytes) throws(SnifferError) {
         let mime = try sniffer.mimeType(ofFileAt: path, size: bytes)
         let sniffed = MediaType(sniffedMime: mime)
         self.path = path
@@ -43,9 +43,9 @@ public struct SniffReport: Sendable {
         self.diagnostics = found
     }
 
-    public var passed: Bool { !diagnostics.contains { $0.severity == .error } }
+    package var passed: Bool { !diagnostics.contains { $0.severity == .error } }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             JSONMember("path", .string(path)),
             JSONMember("sniffedMime", .string(sniffedMime)),

@@ -5,12 +5,12 @@ internal import CMagic
 ///
 /// A `magic_t` is not thread-safe (eight threads on one handle crashed every
 /// run here): workers borrow one at a time from a `SnifferPool`.
-public final class Sniffer {
+package final class Sniffer {
     private let cookie: magic_t
 
     /// Opens libmagic with the system's compiled database.
     /// - Throws: `SnifferError` when libmagic or its database cannot be loaded.
-    public init() throws(SnifferError) {
+    package init() throws(SnifferError) {
         guard let cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR) else {
             throw SnifferError(message: "libmagic could not be opened")
         }
@@ -34,7 +34,7 @@ public final class Sniffer {
     /// whole with `magic_buffer`, as the extension hands over the downloaded data:
     /// only the pages libmagic actually reads come into memory.
     /// - Throws: `SnifferError` when the file cannot be read.
-    public func mimeType(ofFileAt path: String, size: Int) throws(SnifferError) -> String {
+    package func mimeType(ofFileAt path: String, size: Int) throws(SnifferError) -> String {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw SnifferError(message: String(cString: strerror(errno))) }
         defer { close(descriptor) }
@@ -46,7 +46,7 @@ public final class Sniffer {
     }
 
     /// The MIME type of bytes in memory (an empty buffer is `application/x-empty`).
-    public func mimeType(of bytes: UnsafeRawBufferPointer) throws(SnifferError) -> String {
+    package func mimeType(of bytes: UnsafeRawBufferPointer) throws(SnifferError) -> String {
         var empty: UInt8 = 0
         let result = withUnsafePointer(to: &empty) { emptyPointer in
             magic_buffer(cookie, bytes.baseAddress ?? UnsafeRawPointer(emptyPointer), bytes.count)
@@ -59,6 +59,6 @@ public final class Sniffer {
     }
 }
 
-public struct SnifferError: Error, Sendable {
-    public var message: String
+package struct SnifferError: Error, Sendable {
+    package var message: String
 }

@@ -3,7 +3,7 @@
 /// sniffing takes milliseconds while downloads take seconds, so a pool the size
 /// of the CPU count serves any number of concurrent downloads, and memory no
 /// longer grows with `--jobs`.
-public final class SnifferPool: @unchecked Sendable {
+package final class SnifferPool: @unchecked Sendable {
     private let condition = Condition()
     // Guarded by `condition`.
     private var idle: [Sniffer]
@@ -13,7 +13,7 @@ public final class SnifferPool: @unchecked Sendable {
     /// - Parameter size: the most handles ever open at once (at least 1).
     /// - Throws: `SnifferError` when libmagic or its database cannot be loaded
     ///   (the first handle is opened at once, so that shows before any download).
-    public init(size: Int) throws(SnifferError) {
+    package init(size: Int) throws(SnifferError) {
         idle = [try Sniffer()]
         made = 1
         limit = max(1, size)

@@ -3,7 +3,7 @@
 /// Iterable use): Content-Disposition's `filename`, else the last component of
 /// the final URL's path; a name without an extension gets the preferred one of
 /// a known Content-Type, as Apple's type system gives it.
-public enum SuggestedFilename {
+package enum SuggestedFilename {
     /// Preferred extensions of the Content-Types Apple's type system knows.
     static let preferredExtensions: [String: String] = [
         "image/jpeg": "jpeg", "image/png": "png", "image/gif": "gif", "video/mp4": "mp4", "audio/mpeg": "mp3",
@@ -15,7 +15,7 @@ public enum SuggestedFilename {
     ///   - contentDisposition: the response's Content-Disposition header, if any.
     ///   - finalURL: the URL of the last request (after redirects).
     ///   - contentType: the Content-Type, parameters dropped and case folded.
-    public static func name(contentDisposition: String?, finalURL: String, contentType: String?) -> String {
+    package static func name(contentDisposition: String?, finalURL: String, contentType: String?) -> String {
         var name = contentDisposition.flatMap(filename(inContentDisposition:))
             ?? lastPathComponent(of: finalURL)
         if name.isEmpty { name = "unknown" }
@@ -26,7 +26,7 @@ public enum SuggestedFilename {
     }
 
     /// The extension of a file name as written (case kept): `a.PNG` → `PNG`; nil for none.
-    public static func pathExtension(of name: String) -> String? {
+    package static func pathExtension(of name: String) -> String? {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         let ext = name[name.index(after: dot)...]
         return ext.isEmpty ? nil : String(ext)

@@ -1,24 +1,24 @@
 /// How the attachment's type is decided: by the bytes, as the extension does,
 /// and, for comparison, by what the SDK would pick without sniffing.
-public struct TypeDecision: Sendable, Equatable {
+package struct TypeDecision: Sendable, Equatable {
     /// Where the SDK's unsniffed guess came from.
-    public enum SDKTypeSource: Sendable, Equatable {
+    package enum SDKTypeSource: Sendable, Equatable {
         case contentType(String)
         case urlExtension(String)
         case defaultJPG
     }
 
     /// What libmagic said the bytes are.
-    public var sniffedMime: String
+    package var sniffedMime: String
     /// The attachment type: the sniffed type, or jpg when it is none of the five.
-    public var type: MediaType
+    package var type: MediaType
     /// True when the sniffed MIME is none of the five and jpg was used.
-    public var fallback: Bool
+    package var fallback: Bool
     /// What the SDK would pick from the Content-Type, then the URL extension, then jpg.
-    public var sdkType: MediaType
-    public var sdkTypeSource: SDKTypeSource
+    package var sdkType: MediaType
+    package var sdkTypeSource: SDKTypeSource
 
-    public init(sniffedMime: String, declaredMime: String?, urlExtension: String?) {
+    package init(sniffedMime: String, declaredMime: String?, urlExtension: String?) {
         self.sniffedMime = sniffedMime
         let sniffed = MediaType(sniffedMime: sniffedMime)
         self.type = sniffed ?? .jpg
@@ -27,7 +27,7 @@ public struct TypeDecision: Sendable, Equatable {
     }
 
     /// The device-side guess: Content-Type first, then the URL path's extension, then jpg.
-    public static func sdkType(declaredMime: String?, urlExtension: String?) -> (MediaType, SDKTypeSource) {
+    package static func sdkType(declaredMime: String?, urlExtension: String?) -> (MediaType, SDKTypeSource) {
         if let declaredMime, let type = MediaType(declaredContentType: declaredMime) {
             return (type, .contentType(declaredMime))
         }
@@ -38,7 +38,7 @@ public struct TypeDecision: Sendable, Equatable {
     }
 
     /// The warnings this decision raises (SPEC section 4).
-    public var diagnostics: [Diagnostic] {
+    package var diagnostics: [Diagnostic] {
         var found: [Diagnostic] = []
         if fallback {
             found.append(Diagnostic(.warning, .unsupportedType,

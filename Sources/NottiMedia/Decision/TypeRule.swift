@@ -1,37 +1,37 @@
 /// What an SDK's extension gives iOS to type a downloaded file by: a file
 /// extension, a type hint, or neither; and what iOS recognises from it.
-public struct DeviceTypeDecision: Sendable, Equatable {
+package struct DeviceTypeDecision: Sendable, Equatable {
     /// The extension the SDK gives the file, as written; nil when it gives none.
-    public var fileExtension: String?
+    package var fileExtension: String?
     /// The type hint (a UTI) the SDK passes with the file, if any.
-    public var hint: String?
+    package var hint: String?
     /// Where the decision came from, for messages: "ab.att.type", "the Content-Type", ...
-    public var source: String
+    package var source: String
     /// What iOS recognises the attachment as; nil: iOS refuses it.
-    public var recognised: RecognisedType?
+    package var recognised: RecognisedType?
     /// The file name the SDK keeps (the response's suggested name), when it keeps one.
-    public var suggestedName: String?
+    package var suggestedName: String?
 
     /// The extension the stored file gets: the SDK's, else the recognised type's own.
-    public var storedExtension: String? { fileExtension ?? recognised?.rawValue }
+    package var storedExtension: String? { fileExtension ?? recognised?.rawValue }
 }
 
 /// What a type rule reads: the payload's entry, the request and the response.
-public struct TypeInputs: Sendable {
+package struct TypeInputs: Sendable {
     /// The entry's own type field (Braze `type`, CleverTap `ct_mediaType`, Batch `t`).
-    public var entryType: String?
+    package var entryType: String?
     /// The URL as the payload gave it.
-    public var url: String
-    public var finalURL: String
+    package var url: String
+    package var finalURL: String
     /// The Content-Type, parameters dropped and case folded.
-    public var contentType: String?
-    public var contentDisposition: String?
+    package var contentType: String?
+    package var contentDisposition: String?
     /// The file's first bytes (for magic-number tables).
-    public var leadingBytes: [UInt8]
+    package var leadingBytes: [UInt8]
 }
 
 /// The few ways the SDKs decide a downloaded file's extension or type hint.
-public enum TypeRule: Sendable {
+package enum TypeRule: Sendable {
     /// Braze: the payload's `type` becomes the file's suffix.
     case payloadType(field: String)
     /// Firebase and Iterable: the response's suggested file name; Firebase also
@@ -47,7 +47,7 @@ public enum TypeRule: Sendable {
     case typeHint(field: String)
 
     /// What a campaign team can change so iOS recognises the file.
-    public var fix: String {
+    package var fix: String {
         switch self {
         case .payloadType(let field): "set \(field) to a type iOS attaches: jpg, png, gif, mp3, m4a, wav, mp4, m4v or mpeg"
         case .suggestedFilename: "serve it under a file name ending in a recognised extension (the URL's last segment or Content-Disposition)"
@@ -58,7 +58,7 @@ public enum TypeRule: Sendable {
         }
     }
 
-    public func decide(_ inputs: TypeInputs) -> DeviceTypeDecision {
+    package func decide(_ inputs: TypeInputs) -> DeviceTypeDecision {
         switch self {
         case .payloadType(let field):
             let ext = inputs.entryType ?? ""

@@ -2,17 +2,17 @@ internal import CCurl
 
 /// A media URL that passed the SDK's checks: a string, absolute, with a host,
 /// https (or http, where the app allows it).
-public struct MediaURL: Sendable, Equatable {
+package struct MediaURL: Sendable, Equatable {
     /// The URL exactly as the payload gave it.
-    public let string: String
+    package let string: String
     /// `https`, or `http` when allowed; lowercased.
-    public let scheme: String
-    public let host: String
+    package let scheme: String
+    package let host: String
     /// The path's extension, case folded, query and fragment ignored; nil when there is none.
-    public let pathExtension: String?
+    package let pathExtension: String?
 
     /// What the SDK concludes from a payload's `notti_image_url` value.
-    public enum Verdict: Sendable, Equatable {
+    package enum Verdict: Sendable, Equatable {
         /// No `notti_image_url`: the push goes out unchanged (`no_media`).
         case absent
         /// `invalid_url`, with why.
@@ -29,7 +29,7 @@ public struct MediaURL: Sendable, Equatable {
     /// - Parameters:
     ///   - key: the payload key the value came from, for messages.
     ///   - allowHTTP: plain http passes too (an app with an App Transport Security exception).
-    public static func check(_ value: JSONValue?, key: String = Payload.mediaURLKey, allowHTTP: Bool = false) -> Verdict {
+    package static func check(_ value: JSONValue?, key: String = Payload.mediaURLKey, allowHTTP: Bool = false) -> Verdict {
         guard let value else { return .absent }
         guard case .string(let text) = value else {
             return .invalid("\(key) must be a string, not \(value.kindName)")

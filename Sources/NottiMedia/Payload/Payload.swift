@@ -15,15 +15,15 @@ public struct PayloadError: Error, Sendable, Equatable {
 /// One APNs payload: a JSON object with `aps` and custom keys.
 public struct Payload: Sendable, Equatable {
     /// The key the Notti SDK reads the media URL from; never part of the app-visible data.
-    public static let mediaURLKey = "notti_image_url"
+    package static let mediaURLKey = "notti_image_url"
     /// Larger than any push could be (APNs caps payloads at 4 KiB), small enough
     /// that a hostile file cannot exhaust memory.
-    public static let maxReadBytes = 1 << 20
+    package static let maxReadBytes = 1 << 20
 
     /// The whole payload, members in their original order.
     public let root: JSONValue
     /// Its size as given, in bytes.
-    public let byteCount: Int
+    package let byteCount: Int
 
     /// Reads a payload from its JSON text.
     /// - Throws: `PayloadError` when the text is not JSON or not a JSON object.
@@ -45,17 +45,17 @@ public struct Payload: Sendable, Equatable {
     }
 
     /// The `aps` dictionary, when it is one.
-    public var aps: JSONValue? {
+    package var aps: JSONValue? {
         guard let aps = root["aps"], case .object = aps else { return nil }
         return aps
     }
 
     /// The raw `notti_image_url` value, whatever its JSON type.
-    public var mediaURLValue: JSONValue? { root[Self.mediaURLKey] }
+    package var mediaURLValue: JSONValue? { root[Self.mediaURLKey] }
 
     /// `aps.alert` read once, the way iOS reads it: a string is the body; an
     /// object gives title, subtitle and body.
-    public var alert: Alert {
+    package var alert: Alert {
         guard let object = aps?["alert"] else { return Alert(hasText: false) }
         switch object {
         case .string(let body):
@@ -75,12 +75,12 @@ public struct Payload: Sendable, Equatable {
     }
 
     /// The alert text a push shows.
-    public struct Alert: Sendable, Equatable {
-        public var title: String?
-        public var subtitle: String?
-        public var body: String?
+    package struct Alert: Sendable, Equatable {
+        package var title: String?
+        package var subtitle: String?
+        package var body: String?
         /// True when iOS shows some text (and so runs the extension).
-        public var hasText: Bool
+        package var hasText: Bool
 
         init(title: String? = nil, subtitle: String? = nil, body: String? = nil, hasText: Bool) {
             self.title = title

@@ -2,7 +2,7 @@
 /// nothing else. Judging names `<sha256>.<ext>` in the attachment folder;
 /// placing links (or copies) the download's bytes there, once per name per
 /// run, so `--out` holds exactly what the records list (SPEC 5).
-public struct AttachmentPlacement: Sendable {
+package struct AttachmentPlacement: Sendable {
     let ownedPaths: OwnedPaths
     /// `--cache`: a download's row is written when its first attachment is placed,
     /// naming that file, so a later 304 finds the bytes.
@@ -11,7 +11,7 @@ public struct AttachmentPlacement: Sendable {
     /// The report for `plan` once every attachment it lists is on disk. A file
     /// that cannot be made turns its download into a `write_error` and the plan
     /// is judged again (judging is pure), so no record names a missing file.
-    public func report(_ plan: PayloadPlan, source: String, results: MediaResults, strict: Bool) -> Report {
+    package func report(_ plan: PayloadPlan, source: String, results: MediaResults, strict: Bool) -> Report {
         var results = results
         while true {
             let report = plan.report(source: source, results: results, strict: strict)

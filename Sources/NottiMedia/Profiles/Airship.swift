@@ -4,7 +4,7 @@ extension SDKProfile {
     /// `urls` or `url`, `thumbnail_id`, `options` and `content`; every entry is
     /// fetched, all or nothing; the type from a name suffix, the Content-Type or
     /// magic bytes.
-    public static let airship = SDKProfile(
+    package static let airship = SDKProfile(
         sdk: .airship, mediaKeys: [[mediaAttachmentKey]], refusesHTTPItself: false,
         deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .none, typeRule: .airship, failurePolicy: .allOrNothing,
         identifier: .entry, treatsOtherSchemesAsBundleFiles: false, readSpec: AirshipSpec.read)

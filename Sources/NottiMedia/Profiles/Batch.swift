@@ -2,7 +2,7 @@ extension SDKProfile {
     /// Batch (Batch-iOS-SDK-Extension, RichNotificationHelper.swift):
     /// `{"com.batch": {"at": {"u", "t"}}}`, both required; `t` is the type hint
     /// (a UTI or MIME type) and alone decides the type; 20 s for the download.
-    public static let batch = SDKProfile(
+    package static let batch = SDKProfile(
         sdk: .batch, mediaKeys: [["com.batch", "at"]], refusesHTTPItself: false, deadlineSeconds: 20,
         sizeCap: .none, typeRule: .typeHint(field: "com.batch.at.t"), failurePolicy: .single,
         identifier: .fixed("batch_rich_attachment"), treatsOtherSchemesAsBundleFiles: false,

@@ -1,7 +1,7 @@
 extension SDKProfile {
     /// Braze (Appboy/appboy-ios-sdk, NotificationService.m / .swift): `ab.att.url`
     /// and `ab.att.type`, the type becoming the file's suffix; no timeout or cap of its own.
-    public static let braze = SDKProfile(
+    package static let braze = SDKProfile(
         sdk: .braze, mediaKeys: [["ab", "att"]], refusesHTTPItself: false, deadlineSeconds: DeviceModel.systemDeadlineSeconds,
         sizeCap: .none, typeRule: .payloadType(field: "ab.att.type"), failurePolicy: .single, identifier: .fixed(""),
         treatsOtherSchemesAsBundleFiles: false,

@@ -2,7 +2,7 @@ extension SDKProfile {
     /// CleverTap (CTNotificationService, CTNotificationServiceExtension.m):
     /// `ct_mediaUrl` and `ct_mediaType`, both required; image/video/audio name
     /// the suffix, else three exact Content-Types, else none.
-    public static let cleverTap = SDKProfile(
+    package static let cleverTap = SDKProfile(
         sdk: .clevertap, mediaKeys: [["ct_mediaUrl"], ["ct_mediaType"]], refusesHTTPItself: false,
         deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .none, typeRule: .cleverTap, failurePolicy: .single,
         identifier: .fixed(""), treatsOtherSchemesAsBundleFiles: false,

@@ -2,7 +2,7 @@ extension SDKProfile {
     /// Firebase Messaging (firebase-ios-sdk, FIRMessagingExtensionHelper.m):
     /// `fcm_options.image`, the extension of the response's suggested file name,
     /// else the text after `image/` in the Content-Type.
-    public static let fcm = SDKProfile(
+    package static let fcm = SDKProfile(
         sdk: .fcm, mediaKeys: [["fcm_options", "image"]], refusesHTTPItself: false, deadlineSeconds: DeviceModel.systemDeadlineSeconds,
         sizeCap: .none, typeRule: .suggestedFilename(imageSubtypeFallback: true), failurePolicy: .single, identifier: .fixed(""),
         treatsOtherSchemesAsBundleFiles: false,

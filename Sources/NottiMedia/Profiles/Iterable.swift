@@ -2,7 +2,7 @@ extension SDKProfile {
     /// Iterable (swift-sdk, ITBNotificationServiceExtension.swift):
     /// `itbl.attachment-url`, saved under the response's suggested file name,
     /// which is also the identifier (a device prefixes a UUID).
-    public static let iterable = SDKProfile(
+    package static let iterable = SDKProfile(
         sdk: .iterable, mediaKeys: [["itbl", "attachment-url"]], refusesHTTPItself: false,
         deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .none, typeRule: .suggestedFilename(imageSubtypeFallback: false),
         failurePolicy: .single, identifier: .suggestedFilename, treatsOtherSchemesAsBundleFiles: false,

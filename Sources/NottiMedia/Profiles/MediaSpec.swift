@@ -1,6 +1,6 @@
 /// What an SDK's extension reads from a payload before any download: its
 /// media entries, or why there are none.
-public enum MediaSpec: Sendable {
+package enum MediaSpec: Sendable {
     /// The SDK's media key is not there: `no_media`.
     case absent
     /// The key is there but the SDK cannot use what it holds: `invalid_media_spec`.
@@ -11,19 +11,19 @@ public enum MediaSpec: Sendable {
 }
 
 /// One attachment an SDK would try to make.
-public struct MediaEntry: Sendable {
+package struct MediaEntry: Sendable {
     /// Where in the payload its URL is, for messages: `ab.att.url`, `att.main`.
-    public var key: String
+    package var key: String
     /// The URL value as the payload holds it, of any JSON type.
-    public var value: JSONValue
+    package var value: JSONValue
     /// The entry's own name for itself (OneSignal's key, Airship's `url_id`).
-    public var identifier: String?
+    package var identifier: String?
     /// The entry's type field, for rules that read one (Braze, CleverTap, Batch).
-    public var typeField: String?
+    package var typeField: String?
     /// Attachment options the SDK passes to iOS (Airship).
-    public var options: AttachmentOptions?
+    package var options: AttachmentOptions?
 
-    public init(key: String, value: JSONValue, identifier: String? = nil, typeField: String? = nil, options: AttachmentOptions? = nil) {
+    package init(key: String, value: JSONValue, identifier: String? = nil, typeField: String? = nil, options: AttachmentOptions? = nil) {
         self.key = key
         self.value = value
         self.identifier = identifier
@@ -33,28 +33,28 @@ public struct MediaEntry: Sendable {
 }
 
 /// Text an SDK puts in place of the alert's on success (Airship's `content`).
-public struct ContentOverrides: Sendable, Equatable {
-    public var title: String?
-    public var subtitle: String?
-    public var body: String?
+package struct ContentOverrides: Sendable, Equatable {
+    package var title: String?
+    package var subtitle: String?
+    package var body: String?
 }
 
 /// `UNNotificationAttachment` options, as an SDK sets them (numbers kept as written).
-public struct AttachmentOptions: Sendable, Equatable {
+package struct AttachmentOptions: Sendable, Equatable {
     /// `thumbnailClippingRect`: x, y, width, height, each 0–1.
-    public var clippingRect: (x: JSONValue, y: JSONValue, width: JSONValue, height: JSONValue)?
+    package var clippingRect: (x: JSONValue, y: JSONValue, width: JSONValue, height: JSONValue)?
     /// `thumbnailTime`, in seconds, for video.
-    public var thumbnailTime: JSONValue?
+    package var thumbnailTime: JSONValue?
     /// `thumbnailHidden`.
-    public var thumbnailHidden: Bool?
+    package var thumbnailHidden: Bool?
 
-    public var isEmpty: Bool { clippingRect == nil && thumbnailTime == nil && thumbnailHidden == nil }
+    package var isEmpty: Bool { clippingRect == nil && thumbnailTime == nil && thumbnailHidden == nil }
 
-    public static func == (lhs: AttachmentOptions, rhs: AttachmentOptions) -> Bool {
+    package static func == (lhs: AttachmentOptions, rhs: AttachmentOptions) -> Bool {
         lhs.json == rhs.json
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [JSONMember] = []
         if let rect = clippingRect {
             members.append(JSONMember("thumbnailClippingRect", .object([

@@ -2,7 +2,7 @@ extension SDKProfile {
     /// Notti, this project's own SDK (SPEC sections 1-5): `notti_image_url`, https
     /// only whatever App Transport Security allows, 10 MiB streamed, 20 s, the type
     /// sniffed with libmagic and jpg for anything else.
-    public static let notti = SDKProfile(
+    package static let notti = SDKProfile(
         sdk: .notti, mediaKeys: [[Payload.mediaURLKey]], refusesHTTPItself: true, deadlineSeconds: MediaPolicy.sdkTimeoutSeconds,
         sizeCap: .streamed(MediaPolicy.sdkMaxBytes), typeRule: nil, failurePolicy: .single, identifier: .fixed(Attachment.identifier),
         treatsOtherSchemesAsBundleFiles: false,

@@ -3,7 +3,7 @@ extension SDKProfile {
     /// `os_data.att`), one attachment per key; a value that is not http(s) names a
     /// file in the app bundle; downloads announced over 50,000,000 bytes are
     /// cancelled; each entry fails alone.
-    public static let oneSignal = SDKProfile(
+    package static let oneSignal = SDKProfile(
         sdk: .onesignal, mediaKeys: [["att"], ["os_data", "att"]], refusesHTTPItself: false,
         deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .announced(50_000_000), typeRule: .oneSignal,
         failurePolicy: .perEntry, identifier: .entry, treatsOtherSchemesAsBundleFiles: true,

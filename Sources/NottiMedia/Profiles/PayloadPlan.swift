@@ -1,38 +1,38 @@
 /// Everything an extension decides about a payload before any download: whose
 /// rules apply, which entries it reads, which URLs it would fetch, and what it
 /// already knows has failed. `report` finishes the path once the downloads are in.
-public final class PayloadPlan: Sendable {
-    public let payload: Payload
-    public let profile: SDKProfile
+package final class PayloadPlan: Sendable {
+    package let payload: Payload
+    package let profile: SDKProfile
     /// Other SDKs whose media keys the payload carries too (`--sdk auto`: `ambiguous_sdk`).
-    public let alsoDetected: [SDK]
+    package let alsoDetected: [SDK]
     /// The download policy under the profile and the user's options.
-    public let policy: MediaPolicy
-    public let spec: MediaSpec
-    public let entries: [PlannedEntry]
+    package let policy: MediaPolicy
+    package let spec: MediaSpec
+    package let entries: [PlannedEntry]
     /// The distinct URLs to download, in the order the entries name them.
-    public let fetches: [MediaURL]
+    package let fetches: [MediaURL]
     /// The network `slow_network` is judged on, if the user named one.
-    public let network: NetworkProfile?
+    package let network: NetworkProfile?
     /// `--sdk auto` chose the profile: people's output says which one.
-    public let profileDetected: Bool
+    package let profileDetected: Bool
 
     /// One entry and what happens to it before any download.
-    public struct PlannedEntry: Sendable {
-        public enum Step: Sendable {
+    package struct PlannedEntry: Sendable {
+        package enum Step: Sendable {
             case fetch(MediaURL)
             case failed(DiagnosticCode, String)
             case bundleResource(String)
         }
 
-        public var entry: MediaEntry
-        public var step: Step
+        package var entry: MediaEntry
+        package var step: Step
     }
 
     /// - Parameters:
     ///   - policies: every SDK's policy under `options`, when the caller made them once for many payloads.
     ///   - checkURL: section 2's URL check (`MediaURL.check`); `check` passes a memoized one.
-    public init(
+    package init(
         _ payload: Payload, selection: SDKSelection, options: FetchOptions, policies: PolicyTable? = nil,
         checkURL: (JSONValue?, String, Bool) -> MediaURL.Verdict = { MediaURL.check($0, key: $1, allowHTTP: $2) }
     ) {
@@ -88,7 +88,7 @@ public final class PayloadPlan: Sendable {
     }
 
     /// The report, given the download result of every URL in `fetches` (by URL).
-    public func report(source: String, results: MediaResults, strict: Bool) -> Report {
+    package func report(source: String, results: MediaResults, strict: Bool) -> Report {
         let sdk = profile.sdk
         var errors: [Diagnostic] = []
         var warnings: [Diagnostic] = []

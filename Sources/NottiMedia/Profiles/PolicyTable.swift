@@ -1,12 +1,12 @@
 /// Every SDK's download policy under one run's options, made once: a campaign
 /// plans millions of payloads under the same few.
-public struct PolicyTable: Sendable {
+package struct PolicyTable: Sendable {
     /// By `SDK.ordinal`.
     private let policies: [MediaPolicy]
 
-    public init(_ options: FetchOptions) {
+    package init(_ options: FetchOptions) {
         policies = SDK.allCases.map { $0.profile.policy(options) }
     }
 
-    public subscript(sdk: SDK) -> MediaPolicy { policies[sdk.ordinal] }
+    package subscript(sdk: SDK) -> MediaPolicy { policies[sdk.ordinal] }
 }

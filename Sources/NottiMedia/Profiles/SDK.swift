@@ -32,7 +32,7 @@ public enum SDK: String, Sendable, CaseIterable {
     }
 
     /// Its profile: where its media is, and what its extension does with it.
-    public var profile: SDKProfile {
+    package var profile: SDKProfile {
         switch self {
         case .notti: .notti
         case .braze: .braze
@@ -53,7 +53,7 @@ public enum SDKSelection: Sendable, Equatable {
 
     /// The profile for `payload`, and the SDKs whose media keys it also carries
     /// (more than one under `auto`: `ambiguous_sdk`).
-    public func resolve(for payload: Payload) -> (sdk: SDK, alsoPresent: [SDK]) {
+    package func resolve(for payload: Payload) -> (sdk: SDK, alsoPresent: [SDK]) {
         switch self {
         case .fixed(let sdk): return (sdk, [])
         case .auto:

@@ -5,8 +5,8 @@
 ///
 /// A class, immutable: every payload of a campaign consults its profile, and
 /// passing a reference costs one retain where copying the value cost a dozen.
-public final class SDKProfile: Sendable {
-    public enum SizeCap: Sendable, Equatable {
+package final class SDKProfile: Sendable {
+    package enum SizeCap: Sendable, Equatable {
         /// The SDK stops reading past this many bytes (Notti).
         case streamed(Int)
         /// The SDK cancels a download whose Content-Length announces more (OneSignal).
@@ -15,7 +15,7 @@ public final class SDKProfile: Sendable {
         case none
     }
 
-    public enum FailurePolicy: Sendable, Equatable {
+    package enum FailurePolicy: Sendable, Equatable {
         /// One attachment: its failure is the payload's.
         case single
         /// Each entry fails alone; the payload attaches what succeeded (OneSignal).
@@ -24,7 +24,7 @@ public final class SDKProfile: Sendable {
         case allOrNothing
     }
 
-    public enum IdentifierRule: Sendable, Equatable {
+    package enum IdentifierRule: Sendable, Equatable {
         case fixed(String)
         /// The entry's own name (OneSignal's key, Airship's `url_id`), else "".
         case entry
@@ -32,23 +32,23 @@ public final class SDKProfile: Sendable {
         case suggestedFilename
     }
 
-    public let sdk: SDK
+    package let sdk: SDK
     /// Where its media keys are: each a path through nested objects.
-    public let mediaKeys: [[String]]
+    package let mediaKeys: [[String]]
     /// Notti refuses http itself; every other SDK leaves it to App Transport Security.
-    public let refusesHTTPItself: Bool
+    package let refusesHTTPItself: Bool
     /// The SDK's own deadline, else the system's 30 s budget for an extension.
-    public let deadlineSeconds: Double
-    public let sizeCap: SizeCap
+    package let deadlineSeconds: Double
+    package let sizeCap: SizeCap
     /// How the file's extension or type hint is decided; nil for Notti, which sniffs.
-    public let typeRule: TypeRule?
-    public let failurePolicy: FailurePolicy
-    public let identifier: IdentifierRule
+    package let typeRule: TypeRule?
+    package let failurePolicy: FailurePolicy
+    package let identifier: IdentifierRule
     /// A value that is not an http(s) URL names a file in the app bundle (OneSignal):
     /// `bundle_resource`, nothing fetched.
-    public let treatsOtherSchemesAsBundleFiles: Bool
+    package let treatsOtherSchemesAsBundleFiles: Bool
     /// Reads the payload's media entries, as the SDK's own decoder would.
-    public let readSpec: @Sendable (Payload) -> MediaSpec
+    package let readSpec: @Sendable (Payload) -> MediaSpec
 
     init(
         sdk: SDK, mediaKeys: [[String]], refusesHTTPItself: Bool, deadlineSeconds: Double, sizeCap: SizeCap,
@@ -94,18 +94,18 @@ public final class SDKProfile: Sendable {
     }
 
     /// True when the payload carries one of this SDK's media keys.
-    public func carriesMediaKey(_ payload: Payload) -> Bool {
+    package func carriesMediaKey(_ payload: Payload) -> Bool {
         presentMediaKeys(payload).isEmpty == false
     }
 
     /// This SDK's media keys present in the payload, dotted (`ab.att`).
-    public func presentMediaKeys(_ payload: Payload) -> [String] {
+    package func presentMediaKeys(_ payload: Payload) -> [String] {
         mediaKeys.filter { payload.root.value(at: $0) != nil }.map { $0.joined(separator: ".") }
     }
 
     /// The download policy for this SDK under the user's options: its own deadline
     /// and cap unless `--timeout` / `--max-bytes` say otherwise.
-    public func policy(_ options: FetchOptions) -> MediaPolicy {
+    package func policy(_ options: FetchOptions) -> MediaPolicy {
         let cap: (bytes: Int, description: String?)
         switch sizeCap {
         case .streamed(let bytes): cap = (bytes, nil)

@@ -1,7 +1,7 @@
 /// The file the extension attaches, as `UNNotificationAttachment` would hold it.
 public struct Attachment: Sendable, Equatable {
     /// The identifier the Notti SDK gives its attachment.
-    public static let identifier = "notti_image"
+    package static let identifier = "notti_image"
 
     // Copy-on-write (`CopyOnWrite`), as `MediaFacts`: a campaign payload's
     // attachment is copied through its verdict, report and record.
@@ -56,7 +56,7 @@ public struct Attachment: Sendable, Equatable {
         set { storage.unique().fields.uti = newValue }
     }
     /// What iOS shows it as: image, audio or video.
-    public var kind: MediaType.Kind {
+    package var kind: MediaType.Kind {
         get { storage.box.fields.kind }
         set { storage.unique().fields.kind = newValue }
     }
@@ -79,7 +79,7 @@ public struct Attachment: Sendable, Equatable {
         set { storage.unique().fields.typeHint = newValue }
     }
     /// Thumbnail options the SDK passes, if any.
-    public var options: AttachmentOptions? {
+    package var options: AttachmentOptions? {
         get { storage.box.fields.options }
         set { storage.unique().fields.options = newValue }
     }
@@ -105,7 +105,7 @@ public struct Attachment: Sendable, Equatable {
 }
 
 /// Builds the content the extension hands to iOS, shaped like `UNNotificationContent`.
-public enum NotificationContent {
+package enum NotificationContent {
     /// `aps` keys that map to content properties, in output order, when they hold a string.
     private static let apsStrings: [(apsKey: String, contentKey: String)] = [
         ("thread-id", "threadIdentifier"),
@@ -119,7 +119,7 @@ public enum NotificationContent {
     ///
     /// Keys the payload does not set are omitted; `userInfo` (the whole payload,
     /// values and types kept) and `attachments` are always present.
-    public static func json(for payload: Payload, attachments: [Attachment], overrides: ContentOverrides? = nil) -> JSONValue {
+    package static func json(for payload: Payload, attachments: [Attachment], overrides: ContentOverrides? = nil) -> JSONValue {
         var members: [JSONMember] = []
         let aps = payload.aps
         let alert = payload.alert

@@ -16,7 +16,7 @@ public struct Diagnostic: Sendable, Equatable {
     public var line: Int?
     public var column: Int?
 
-    public init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, line: Int? = nil, column: Int? = nil) {
+    package init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, line: Int? = nil, column: Int? = nil) {
         self.init(severity, code: code.rawValue, message, line: line, column: column)
     }
 
@@ -29,7 +29,7 @@ public struct Diagnostic: Sendable, Equatable {
         self.column = column
     }
 
-    public static func error(_ reason: DiagnosticCode, _ message: String) -> Diagnostic {
+    package static func error(_ reason: DiagnosticCode, _ message: String) -> Diagnostic {
         Diagnostic(.error, reason, message)
     }
 

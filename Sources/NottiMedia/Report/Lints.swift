@@ -1,15 +1,15 @@
 /// Findings a device would punish that the SDK's own path never sees
 /// (SPEC section 7). Payload lints need no download, so they run even when
 /// the media fails and one run shows every problem.
-public enum Lints {
+package enum Lints {
     /// APNs refuses larger payloads.
-    public static let maxPayloadBytes = 4096
+    package static let maxPayloadBytes = 4096
     /// The most a payload grows when serialized compactly, per byte of its text.
     static let maxSerializedGrowth = 6
 
     /// The payload-only lints: mutable-content, alert text and size (iOS's and
     /// APNs's rules, for every SDK), and Notti's notification_id.
-    public static func payloadDiagnostics(for payload: Payload, sdk: SDK = .notti) -> [Diagnostic] {
+    package static func payloadDiagnostics(for payload: Payload, sdk: SDK = .notti) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let aps = payload.aps
         if aps?["mutable-content"]?.intValue != 1 {
@@ -49,7 +49,7 @@ public enum Lints {
     }
 
     /// What to convert media the SDK does not support into.
-    public static func conversionAdvice(forSniffedMime mime: String) -> String {
+    package static func conversionAdvice(forSniffedMime mime: String) -> String {
         switch mime {
         case "image/webp", "image/heic", "image/heif", "image/avif", "image/svg+xml", "image/bmp", "image/x-ms-bmp", "image/tiff":
             return "convert it to png or jpg"
@@ -66,7 +66,7 @@ public enum Lints {
     }
 
     /// The Content-Type a server should send for `type`.
-    public static func contentType(for type: MediaType) -> String {
+    package static func contentType(for type: MediaType) -> String {
         switch type {
         case .jpg: "image/jpeg"
         case .png: "image/png"

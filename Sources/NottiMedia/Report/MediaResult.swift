@@ -1,12 +1,12 @@
 /// What fetching one media URL under one policy came to: downloaded and
 /// sniffed, or why not. One result serves every payload (and every entry)
 /// that names the same URL under the same policy.
-public enum MediaResult: Sendable {
+package enum MediaResult: Sendable {
     case fetched(MediaDownload)
     /// No file: the facts known so far, the reason and the human detail.
     case failed(MediaFacts, DiagnosticCode, String)
 
-    public var facts: MediaFacts {
+    package var facts: MediaFacts {
         switch self {
         case .fetched(let media): media.facts
         case .failed(let facts, _, _): facts
@@ -15,7 +15,7 @@ public enum MediaResult: Sendable {
 }
 
 /// What became of one media entry of one payload under its SDK's rules.
-public enum EntryVerdict: Sendable {
+package enum EntryVerdict: Sendable {
     /// Attached, with the warnings its type decision raised.
     case attached(Attachment, facts: MediaFacts, warnings: [Diagnostic])
     /// Not attached: why (facts are nil when the value was never a URL string).
@@ -23,7 +23,7 @@ public enum EntryVerdict: Sendable {
     /// A file in the app bundle (OneSignal): nothing to fetch, nothing to judge here.
     case bundleResource(facts: MediaFacts, String)
 
-    public var facts: MediaFacts? {
+    package var facts: MediaFacts? {
         switch self {
         case .attached(_, let facts, _): facts
         case .failed(let facts, _, _): facts
@@ -31,7 +31,7 @@ public enum EntryVerdict: Sendable {
         }
     }
 
-    public var attachment: Attachment? {
+    package var attachment: Attachment? {
         if case .attached(let attachment, _, _) = self { return attachment }
         return nil
     }
@@ -42,7 +42,7 @@ extension MediaResult {
     /// looser one (`--sdk auto` fetches each URL once, under the loosest policy
     /// of the profiles in play, and judges it under each payload's own): a
     /// stricter deadline or cap, or no http, turns it into that failure.
-    public func judged(under policy: MediaPolicy) -> MediaResult {
+    package func judged(under policy: MediaPolicy) -> MediaResult {
         // The common case, one profile for the run: nothing to judge again, nothing to copy.
         switch self {
         case .fetched(let media) where media.facts.policy == policy: return self
@@ -88,7 +88,7 @@ extension MediaResult {
 extension MediaPolicy {
     /// The loosest of `policies`: the longest deadline, the largest cap, http if
     /// any allows it. One download under it can be judged under each of them.
-    public static func loosest(of policies: [MediaPolicy]) -> MediaPolicy {
+    package static func loosest(of policies: [MediaPolicy]) -> MediaPolicy {
         guard var loosest = policies.first else { return MediaPolicy() }
         for policy in policies.dropFirst() where policy != loosest {
             loosest.maxBytes = max(loosest.maxBytes, policy.maxBytes)
@@ -106,7 +106,7 @@ extension SDKSelection {
     /// The policy a run downloads under: the chosen profile's, or under `auto`
     /// the loosest of every profile's, so each URL is fetched once whichever
     /// profiles its payloads turn out to use.
-    public func fetchPolicy(_ options: FetchOptions) -> MediaPolicy {
+    package func fetchPolicy(_ options: FetchOptions) -> MediaPolicy {
         switch self {
         case .fixed(let sdk): sdk.profile.policy(options)
         case .auto: .loosest(of: SDK.allCases.map { $0.profile.policy(options) })
@@ -117,16 +117,16 @@ extension SDKSelection {
 /// The download result of each URL a payload's plan fetches. A payload names
 /// one URL or a few: a short list searched by text (mostly the plan's own
 /// strings, equal at a glance), where a dictionary hashed every URL twice a payload.
-public struct MediaResults: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+package struct MediaResults: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     private var entries: [(url: String, result: MediaResult)] = []
 
-    public init() {}
+    package init() {}
 
-    public init(dictionaryLiteral elements: (String, MediaResult)...) {
+    package init(dictionaryLiteral elements: (String, MediaResult)...) {
         for (url, result) in elements { self[url] = result }
     }
 
-    public subscript(url: String) -> MediaResult? {
+    package subscript(url: String) -> MediaResult? {
         get { entries.first { $0.url == url }?.result }
         set {
             let index = entries.firstIndex { $0.url == url }
@@ -140,7 +140,7 @@ public struct MediaResults: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     /// How many URLs have a result.
-    public var count: Int { entries.count }
+    package var count: Int { entries.count }
 
-    public func makeIterator() -> IndexingIterator<[(url: String, result: MediaResult)]> { entries.makeIterator() }
+    package func makeIterator() -> IndexingIterator<[(url: String, result: MediaResult)]> { entries.makeIterator() }
 }

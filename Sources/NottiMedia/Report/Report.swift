@@ -38,9 +38,9 @@ public struct Report: Sendable {
     public var source: String
     /// True when `source` names a line of JSON Lines (`path:line`), so a
     /// position inside the payload is only a column.
-    public var sourceIsLine = false
+    package var sourceIsLine = false
     /// True when `--sdk auto` detected `sdk`: people's output names the profile.
-    public var sdkDetected = false
+    package var sdkDetected = false
     /// The payload's 0-based position in the whole input of a `check` run (all
     /// shards), which `merge` joins shards' records by; nil for `process`.
     public var index: Int?
@@ -53,13 +53,13 @@ public struct Report: Sendable {
     public var diagnostics: [Diagnostic]
     /// How the content is had: built when first asked for, since a text or
     /// JUnit output of a million-payload campaign never looks at it.
-    public enum ContentSource: Sendable {
+    package enum ContentSource: Sendable {
         case none
         case value(JSONValue)
         case payload(Payload, attachments: [Attachment], overrides: ContentOverrides?)
     }
 
-    public var contentSource: ContentSource
+    package var contentSource: ContentSource
 
     /// The content as handed to iOS; nil for an invalid payload.
     public var content: JSONValue? {
@@ -73,15 +73,15 @@ public struct Report: Sendable {
     /// The attached files (also in `content`'s `attachments`), in listed order.
     public var attachments: [Attachment]
     /// Warnings fail the payload too (`--strict`).
-    public let strict: Bool
+    package let strict: Bool
     /// Each media URL's own verdict, for the campaign summary (not part of the JSON).
-    public var mediaVerdicts: [MediaVerdict] = []
+    package var mediaVerdicts: [MediaVerdict] = []
 
     /// The first attachment, for one-attachment views.
     public var attachment: Attachment? { attachments.first }
 
     /// The report for input that is not a JSON object: nothing is delivered.
-    public static func invalidPayload(source: String, sdk: SDK = .notti, error: PayloadError, strict: Bool = false) -> Report {
+    package static func invalidPayload(source: String, sdk: SDK = .notti, error: PayloadError, strict: Bool = false) -> Report {
         let diagnostic = Diagnostic(
             .error, .invalidPayload, "\(error.message); \(DiagnosticCode.invalidPayload.fix)",
             line: error.line, column: error.column)
@@ -163,17 +163,17 @@ public struct MediaFacts: Sendable {
         get { storage.box.fields.declaredMime }
         set { storage.unique().fields.declaredMime = newValue }
     }
-    public var urlExtension: String? {
+    package var urlExtension: String? {
         get { storage.box.fields.urlExtension }
         set { storage.unique().fields.urlExtension = newValue }
     }
     /// Notti's type decision (sniffed type, SDK-side type).
-    public var decision: TypeDecision? {
+    package var decision: TypeDecision? {
         get { storage.box.fields.decision }
         set { storage.unique().fields.decision = newValue }
     }
     /// Another SDK's: the extension or hint it gives, and what iOS makes of it.
-    public var deviceType: DeviceTypeDecision? {
+    package var deviceType: DeviceTypeDecision? {
         get { storage.box.fields.deviceType }
         set { storage.unique().fields.deviceType = newValue }
     }
@@ -200,16 +200,16 @@ public struct MediaFacts: Sendable {
         set { storage.unique().fields.elapsedMilliseconds = newValue }
     }
     /// libcurl's phase times for the fetch (not deterministic, like `elapsedMilliseconds`).
-    public var timings: FetchTimings? {
+    package var timings: FetchTimings? {
         get { storage.box.fields.timings }
         set { storage.unique().fields.timings = newValue }
     }
     /// The final response's caching headers, as served.
-    public var http: HTTPFacts? {
+    package var http: HTTPFacts? {
         get { storage.box.fields.http }
         set { storage.unique().fields.http = newValue }
     }
-    public var policy: MediaPolicy {
+    package var policy: MediaPolicy {
         get { storage.box.fields.policy }
         set { storage.unique().fields.policy = newValue }
     }
@@ -237,13 +237,13 @@ public struct MediaFacts: Sendable {
         set { storage.unique().fields.host = newValue }
     }
     /// With `--cache`: `fetched` (downloaded and stored) or `revalidated` (a 304 reused the stored copy).
-    public var cacheState: String? {
+    package var cacheState: String? {
         get { storage.box.fields.cacheState }
         set { storage.unique().fields.cacheState = newValue }
     }
 
     /// The least download time on each named network, once the size is known.
-    public func estimate(on network: NetworkProfile) -> Int? {
+    package func estimate(on network: NetworkProfile) -> Int? {
         bytes.map { network.leastMilliseconds(bytes: $0, redirects: redirects ?? 0) }
     }
 
@@ -252,7 +252,7 @@ public struct MediaFacts: Sendable {
         return .object(NetworkProfile.presets.map { JSONMember($0.name, .optional(estimate(on: $0))) })
     }
 
-    public init(url: String, policy: MediaPolicy) {
+    package init(url: String, policy: MediaPolicy) {
         storage = CopyOnWrite(Fields(url: url, policy: policy))
     }
 

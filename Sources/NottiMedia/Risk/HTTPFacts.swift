@@ -4,20 +4,20 @@
 ///
 /// A class, immutable: every payload naming the media carries the same facts,
 /// shared by reference instead of eight strings copied each time.
-public final class HTTPFacts: Sendable, Equatable {
-    public let cacheControl: String?
-    public let etag: String?
-    public let lastModified: String?
-    public let age: String?
-    public let expires: String?
+package final class HTTPFacts: Sendable, Equatable {
+    package let cacheControl: String?
+    package let etag: String?
+    package let lastModified: String?
+    package let age: String?
+    package let expires: String?
     /// `Set-Cookie` was sent (its value is not kept).
-    public let setsCookie: Bool
-    public let vary: String?
+    package let setsCookie: Bool
+    package let vary: String?
     /// Why a shared cache will not keep this response, or nil when it can
     /// (decided once per fetch, not once per payload naming the media).
-    public let notCacheableBecause: String?
+    package let notCacheableBecause: String?
 
-    public init(
+    package init(
         cacheControl: String? = nil, etag: String? = nil, lastModified: String? = nil, age: String? = nil,
         expires: String? = nil, setsCookie: Bool = false, vary: String? = nil
     ) {
@@ -48,12 +48,12 @@ public final class HTTPFacts: Sendable, Equatable {
         return nil
     }
 
-    public static func == (lhs: HTTPFacts, rhs: HTTPFacts) -> Bool {
+    package static func == (lhs: HTTPFacts, rhs: HTTPFacts) -> Bool {
         (lhs.cacheControl, lhs.etag, lhs.lastModified, lhs.age, lhs.expires, lhs.vary) == (rhs.cacheControl, rhs.etag, rhs.lastModified, rhs.age, rhs.expires, rhs.vary)
             && lhs.setsCookie == rhs.setsCookie
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             JSONMember("cacheControl", .optional(cacheControl)),
             JSONMember("etag", .optional(etag)),
@@ -67,14 +67,14 @@ public final class HTTPFacts: Sendable, Equatable {
 /// How long one fetch took, phase by phase, from libcurl (`CURLINFO_*_TIME_T`),
 /// summed over its redirect hops: name lookup, TCP connect, TLS handshake, time
 /// to the final response's first byte, and the whole fetch.
-public struct FetchTimings: Sendable, Equatable {
-    public var dnsMs = 0
-    public var connectMs = 0
-    public var tlsMs = 0
-    public var firstByteMs = 0
-    public var totalMs = 0
+package struct FetchTimings: Sendable, Equatable {
+    package var dnsMs = 0
+    package var connectMs = 0
+    package var tlsMs = 0
+    package var firstByteMs = 0
+    package var totalMs = 0
 
-    public init() {}
+    package init() {}
 
     /// The same times, from microseconds to whole milliseconds.
     init(microseconds: FetchTimings) {
@@ -85,7 +85,7 @@ public struct FetchTimings: Sendable, Equatable {
         totalMs = microseconds.totalMs / 1000
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             JSONMember("dnsMs", .int(dnsMs)),
             JSONMember("connectMs", .int(connectMs)),

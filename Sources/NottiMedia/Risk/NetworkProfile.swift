@@ -3,8 +3,8 @@
 /// as exact decimals, so estimates are exact arithmetic, not floating point.
 public struct NetworkProfile: Sendable, Equatable {
     public var name: String
-    public let kbitsPerSecond: ExactDecimal
-    public let rttMilliseconds: ExactDecimal
+    package let kbitsPerSecond: ExactDecimal
+    package let rttMilliseconds: ExactDecimal
 
     public static let presets = [
         NetworkProfile(name: "3g", kbitsPerSecond: ExactDecimal("700")!, rttMilliseconds: ExactDecimal("300")!),
@@ -37,7 +37,7 @@ public struct NetworkProfile: Sendable, Equatable {
     /// hop (DNS, TCP, TLS 1.3, request) and the bytes at full throughput (a
     /// kbit/s is a bit per millisecond). A lower bound: over a deadline, the
     /// media certainly misses on this network.
-    public func leastMilliseconds(bytes: Int, redirects: Int) -> Int {
+    package func leastMilliseconds(bytes: Int, redirects: Int) -> Int {
         let rtt = rttMilliseconds, rate = kbitsPerSecond
         // (hops × 4 × rttN / rttS) + (bits × rateS / rateN), over one denominator.
         let denominator = rtt.scale * rate.numerator
@@ -46,22 +46,22 @@ public struct NetworkProfile: Sendable, Equatable {
     }
 
     /// The networks a campaign summary reports on: the presets, and the user's own if it is not one.
-    public static func summarized(adding network: NetworkProfile?) -> [NetworkProfile] {
+    package static func summarized(adding network: NetworkProfile?) -> [NetworkProfile] {
         guard let network, !presets.contains(network) else { return presets }
         return presets + [network]
     }
 
     /// `700 kbit/s, 300 ms`.
-    public var description: String { "\(kbitsPerSecond.text) kbit/s, \(rttMilliseconds.text) ms round trip" }
+    package var description: String { "\(kbitsPerSecond.text) kbit/s, \(rttMilliseconds.text) ms round trip" }
 }
 
 /// A non-negative decimal as written (`1638.4` is 16384 / 10), at most three decimals.
-public struct ExactDecimal: Sendable, Equatable {
-    public let numerator: Int
-    public let scale: Int
-    public let text: String
+package struct ExactDecimal: Sendable, Equatable {
+    package let numerator: Int
+    package let scale: Int
+    package let text: String
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let whole = parts.first, !whole.isEmpty,
               whole.allSatisfy({ $0.isASCII && $0.isNumber }), whole.count <= 12

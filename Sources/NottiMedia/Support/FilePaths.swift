@@ -5,9 +5,9 @@ import Glibc
 /// The library and the tool do not load Foundation: its static copy made the
 /// binary 8 MB larger and a run 2 MB larger in memory, for the handful of path
 /// operations below.
-public enum FilePaths {
+package enum FilePaths {
     /// `path` made absolute against the working folder, `.` and `..` kept as written.
-    public static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return path }
@@ -18,7 +18,7 @@ public enum FilePaths {
     /// `path` made absolute, with `.`, `..` and repeated slashes resolved by
     /// name (links are not followed), and no trailing slash: `out/../a/` in
     /// `/w` is `/w/a`.
-    public static func standardized(_ path: String) -> String {
+    package static func standardized(_ path: String) -> String {
         var components: [Substring] = []
         for component in absolute(path).split(separator: "/", omittingEmptySubsequences: true) {
             switch component {
@@ -31,20 +31,20 @@ public enum FilePaths {
     }
 
     /// The last component: `a.png` for `/m/a.png` (and for `/m/a.png/`).
-    public static func lastComponent(_ path: String) -> String {
+    package static func lastComponent(_ path: String) -> String {
         let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
         return String(trimmed[trimmed.index(after: slash)...])
     }
 
     /// The folder holding `path`: `/m` for `/m/a.png`, `/` for `/a.png`.
-    public static func parent(_ path: String) -> String {
+    package static func parent(_ path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// `path` without the extension of its last component: `/m/report` for `/m/report.html`.
-    public static func deletingExtension(_ path: String) -> String {
+    package static func deletingExtension(_ path: String) -> String {
         let name = lastComponent(path)
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path }
         return String(path.dropLast(name.distance(from: dot, to: name.endIndex)))
@@ -52,7 +52,7 @@ public enum FilePaths {
 
     /// The `file://` URL of an absolute path, each byte outside RFC 3986's path
     /// characters percent-encoded: `/m/a b.png` is `file:///m/a%20b.png`.
-    public static func fileURL(_ absolutePath: String) -> String {
+    package static func fileURL(_ absolutePath: String) -> String {
         var encoded = "file://"
         for byte in absolutePath.utf8 {
             if isPathCharacter(byte) {
@@ -80,7 +80,7 @@ public enum FilePaths {
     /// Makes `path` and its missing parents (as `mkdir -p`), each with `mode`
     /// less the umask.
     /// - Returns: nil when `path` is a folder afterwards, else the errno.
-    public static func makeFolders(_ path: String, mode: mode_t) -> Errno? {
+    package static func makeFolders(_ path: String, mode: mode_t) -> Errno? {
         var prefix = ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += "/" + component
@@ -93,7 +93,7 @@ public enum FilePaths {
 
     /// The names in `folder` (not `.` and `..`), in the order the folder gives them.
     /// - Throws: the errno when the folder cannot be opened.
-    public static func contents(ofFolder folder: String) throws(Errno) -> [String] {
+    package static func contents(ofFolder folder: String) throws(Errno) -> [String] {
         guard let stream = opendir(folder) else { throw Errno(errno) }
         defer { closedir(stream) }
         var names: [String] = []
@@ -112,7 +112,7 @@ public enum FilePaths {
     /// hash: a regular file already at `target` holds the same bytes and is kept;
     /// a link, folder or device there is never written through nor replaced.
     /// - Throws: the errno; `EEXIST` when something other than a regular file has the name.
-    public static func linkOrCopy(from source: String, to target: String, ownedPaths: OwnedPaths = .run) throws(Errno) {
+    package static func linkOrCopy(from source: String, to target: String, ownedPaths: OwnedPaths = .run) throws(Errno) {
         if link(source, target) == 0 { return }
         let failure = errno
         if failure == EEXIST {
@@ -129,7 +129,7 @@ public enum FilePaths {
     /// `ownedPaths` until the copy is complete, so a copy that fails half way,
     /// or a run a signal stops mid-copy, removes it, and nothing else.
     /// - Throws: the errno of the first failing call.
-    public static func copyFile(from source: String, to target: String, ownedPaths: OwnedPaths = .run) throws(Errno) {
+    package static func copyFile(from source: String, to target: String, ownedPaths: OwnedPaths = .run) throws(Errno) {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw Errno(errno) }
         defer { close(input) }

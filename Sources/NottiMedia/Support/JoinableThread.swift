@@ -4,7 +4,7 @@ import Glibc
 /// fully exited, so none of it is still winding down when the process ends
 /// (LeakSanitizer saw Foundation threads that had signalled "done" but not yet
 /// exited as leaks, under load).
-public final class JoinableThread: @unchecked Sendable {
+package final class JoinableThread: @unchecked Sendable {
     private final class Body {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
@@ -13,7 +13,7 @@ public final class JoinableThread: @unchecked Sendable {
     private var handle = pthread_t()
 
     /// Starts `run` on a new OS thread at once.
-    public convenience init(_ run: @escaping @Sendable () -> Void) {
+    package convenience init(_ run: @escaping @Sendable () -> Void) {
         self.init(starting: run)!
     }
 
@@ -37,7 +37,7 @@ public final class JoinableThread: @unchecked Sendable {
         }
     }
 
-    public func join() {
+    package func join() {
         pthread_join(handle, nil)
     }
 }

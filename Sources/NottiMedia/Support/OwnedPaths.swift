@@ -10,9 +10,9 @@ internal import CLinux
 /// early (a second signal, a watchdog) calls `removeAll` from any thread.
 ///
 /// The lock is a pthread mutex (`Lock`), which ThreadSanitizer understands.
-public final class OwnedPaths: @unchecked Sendable {
+package final class OwnedPaths: @unchecked Sendable {
     /// The process's one registry: the signal thread must reach what every worker made.
-    public static let run = OwnedPaths()
+    package static let run = OwnedPaths()
 
     private struct State {
         var files: Set<String> = []
@@ -32,12 +32,12 @@ public final class OwnedPaths: @unchecked Sendable {
         return body(&state)
     }
 
-    public init() {}
+    package init() {}
 
     /// Creates `path` exclusively, tracked until `release` or `remove`, open
     /// for reading too (a download's hasher reads back what was written).
     /// - Returns: the open descriptor, or the errno (`EEXIST` when anything is already there).
-    public func createFile(_ path: String, mode: mode_t = 0o644) -> Result<Int32, Errno> {
+    package func createFile(_ path: String, mode: mode_t = 0o644) -> Result<Int32, Errno> {
         withLock { state in
             guard !state.closed else { return .failure(Errno(ECANCELED)) }
             let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
@@ -49,7 +49,7 @@ public final class OwnedPaths: @unchecked Sendable {
 
     /// Creates a file with a new unique name, `folder/prefixXXXXXX`suffix, tracked.
     /// - Returns: the path and its open descriptor, or the errno.
-    public func createUniqueFile(in folder: String, prefix: String, suffix: String = "") -> Result<(path: String, descriptor: Int32), Errno> {
+    package func createUniqueFile(in folder: String, prefix: String, suffix: String = "") -> Result<(path: String, descriptor: Int32), Errno> {
         withLock { state in
             guard !state.closed else { return .failure(Errno(ECANCELED)) }
             var template = Array("\(folder)/\(prefix)XXXXXX\(suffix)".utf8CString)
@@ -64,7 +64,7 @@ public final class OwnedPaths: @unchecked Sendable {
 
     /// Makes a new private folder (`mkdtemp`, mode 0700) in `parent`, tracked.
     /// - Returns: its path, or the errno; nothing is created on failure.
-    public func makeTemporaryFolder(in parent: String, prefix: String) -> Result<String, Errno> {
+    package func makeTemporaryFolder(in parent: String, prefix: String) -> Result<String, Errno> {
         withLock { state in
             guard !state.closed else { return .failure(Errno(ECANCELED)) }
             var template = Array("\(parent)/\(prefix)XXXXXX".utf8CString)
@@ -76,7 +76,7 @@ public final class OwnedPaths: @unchecked Sendable {
     }
 
     /// `path` is kept (renamed into place) or already gone: stop tracking it.
-    public func release(_ path: String) {
+    package func release(_ path: String) {
         _ = withLock { $0.files.remove(path) }
     }
 
@@ -91,7 +91,7 @@ public final class OwnedPaths: @unchecked Sendable {
     /// 5 MiB here against 0.3 ms. Either way `target` never stops existing.
     /// Where the file system has no RENAME_EXCHANGE, `rename` does it.
     /// - Returns: nil, or the errno of a failed move (the file stays tracked).
-    public func keep(_ path: String, as target: String) -> Errno? {
+    package func keep(_ path: String, as target: String) -> Errno? {
         withLock { state in
             guard state.files.contains(path) else { return Errno(ENOENT) }
             if renameat2(AT_FDCWD, path, AT_FDCWD, target, CLINUX_RENAME_NOREPLACE) == 0 {
@@ -113,7 +113,7 @@ public final class OwnedPaths: @unchecked Sendable {
     }
 
     /// Unlinks a tracked file; a path this registry did not create is left alone.
-    public func remove(_ path: String) {
+    package func remove(_ path: String) {
         withLock { state in
             guard state.files.remove(path) != nil else { return }
             unlink(path)
@@ -122,7 +122,7 @@ public final class OwnedPaths: @unchecked Sendable {
 
     /// Removes a tracked folder with `rmdir`: only when it is empty, so nothing
     /// that is not ours can go with it. Its tracked files should be removed first.
-    public func removeFolder(_ path: String) {
+    package func removeFolder(_ path: String) {
         withLock { state in
             guard let index = state.folders.lastIndex(of: path) else { return }
             state.folders.remove(at: index)
@@ -132,7 +132,7 @@ public final class OwnedPaths: @unchecked Sendable {
 
     /// Removes every tracked file, then every tracked folder, newest first, and
     /// refuses to create anything after: the last act of a run that ends now.
-    public func removeAll() {
+    package func removeAll() {
         withLock { state in
             state.closed = true
             for path in state.files { unlink(path) }
@@ -153,11 +153,11 @@ public final class OwnedPaths: @unchecked Sendable {
 }
 
 /// An `errno` value with its message.
-public struct Errno: Error, Sendable, Equatable {
-    public var code: Int32
+package struct Errno: Error, Sendable, Equatable {
+    package var code: Int32
 
-    public init(_ code: Int32) { self.code = code }
+    package init(_ code: Int32) { self.code = code }
 
     /// `strerror`'s text, e.g. "No space left on device".
-    public var message: String { String(cString: strerror(code)) }
+    package var message: String { String(cString: strerror(code)) }
 }

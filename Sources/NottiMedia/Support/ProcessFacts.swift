@@ -2,9 +2,9 @@ import Glibc
 
 /// The process's environment and the number of CPUs, read from Glibc
 /// (see `FilePaths` for why not Foundation's `ProcessInfo`).
-public enum ProcessFacts {
+package enum ProcessFacts {
     /// The environment variables, `NAME=value` split at the first `=`; the first of a repeated name wins.
-    public static func environment() -> [String: String] {
+    package static func environment() -> [String: String] {
         var variables: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -19,7 +19,7 @@ public enum ProcessFacts {
     }
 
     /// The CPUs online, at least 1: what sizes the pools of parsers and libmagic handles.
-    public static var processorCount: Int {
+    package static var processorCount: Int {
         max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     }
 }

@@ -2,12 +2,12 @@ internal import CCurl
 internal import CMagic
 
 /// The tool's version, as `--version` and the User-Agent show it.
-public enum NottiMediaVersion {
-    public static let string = "0.2.0"
+package enum NottiMediaVersion {
+    package static let string = "0.2.0"
 
     /// The C libraries the process runs on, as loaded (not as compiled against):
     /// `libcurl 7.88.1, libmagic 5.44`.
-    public static var libraries: String {
+    package static var libraries: String {
         let magic = magic_version()
         return "libcurl \(curlVersion), libmagic \(magic / 100).\(String(format2: magic % 100))"
     }

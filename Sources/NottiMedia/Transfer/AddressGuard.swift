@@ -4,9 +4,9 @@ import Glibc
 /// from untrusted users must not connect to. Checked on the address libcurl is
 /// about to connect to, for every connection (every redirect hop included), so
 /// neither a DNS answer nor a redirect can lead past it.
-public enum AddressGuard {
+package enum AddressGuard {
     /// Why `address` (IPv4 or IPv6 text) is refused, e.g. "loopback"; nil when it is public.
-    public static func refusal(for address: String) -> String? {
+    package static func refusal(for address: String) -> String? {
         var v4 = in_addr()
         if inet_pton(AF_INET, address, &v4) == 1 {
             return withUnsafeBytes(of: &v4) { refusal(ipv4: Array($0)) }

@@ -259,10 +259,10 @@ final class CurlEasy {
 
 /// libcurl refused an option: the installed libcurl is older than the tool
 /// needs or out of memory. The run stops rather than go on with a weaker policy.
-public struct CurlOptionError: Error, Sendable {
+package struct CurlOptionError: Error, Sendable {
     /// The option's C name, e.g. `CURLOPT_PROTOCOLS_STR`.
-    public var option: String
-    public var message: String
+    package var option: String
+    package var message: String
 
     init(option: String, code: CURLcode) {
         self.option = option
@@ -271,5 +271,5 @@ public struct CurlOptionError: Error, Sendable {
     }
 
     /// The oldest libcurl with every option the download path sets (`CURLOPT_PROTOCOLS_STR` came in 7.85.0).
-    public static let minimumVersion = "7.85.0"
+    package static let minimumVersion = "7.85.0"
 }

@@ -2,7 +2,7 @@ internal import CCrypto
 
 /// Streaming SHA-256 (OpenSSL's EVP interface, hardware-accelerated where the
 /// CPU has SHA extensions), the name attachments are stored under.
-public final class SHA256 {
+package final class SHA256 {
     private let context: OpaquePointer
 
     init() {
@@ -37,7 +37,7 @@ public final class SHA256 {
     }
 
     /// The SHA-256 of `bytes`, as 64 lowercase hex digits.
-    public static func hex(of bytes: [UInt8]) -> String {
+    package static func hex(of bytes: [UInt8]) -> String {
         let hasher = SHA256()
         bytes.withUnsafeBytes { hasher.update($0) }
         return hasher.finalizeHex()

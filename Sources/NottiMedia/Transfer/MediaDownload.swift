@@ -9,19 +9,19 @@ import Synchronization
 /// file in the attachment folder, removed when the run ends) or, after a 304,
 /// the file an earlier run placed. Judging never touches the disk; the
 /// attachments some record lists are placed from it afterwards (`place`).
-public final class MediaDownload: Sendable {
+package final class MediaDownload: Sendable {
     /// The transfer's facts: final URL, redirects, status, Content-Type, bytes, hash, time.
-    public let facts: MediaFacts
+    package let facts: MediaFacts
     /// Where the bytes are (see above).
     let sourcePath: String
     /// The attachment folder: every attachment is `<folder>/<sha256>.<ext>`.
     let folder: String
     /// What libmagic says the bytes are.
-    public let sniffedMime: String
+    package let sniffedMime: String
     /// The file's first bytes, for the magic-number tables some SDKs type files by.
-    public let leadingBytes: [UInt8]
+    package let leadingBytes: [UInt8]
     /// The final response's Content-Disposition header, as sent.
-    public let contentDisposition: String?
+    package let contentDisposition: String?
     /// Notti's verdict on it: one of its five types or jpg, its warnings, iOS's
     /// limit for that kind. It depends on the download alone, so it is made once
     /// however many payloads name the URL.

@@ -2,40 +2,40 @@
 ///
 /// `MediaPolicy.sdk` is what the Notti SDK uses on a device; tests and users
 /// may narrow or widen it, and every report says which limits applied.
-public struct MediaPolicy: Sendable, Equatable {
+package struct MediaPolicy: Sendable, Equatable {
     /// The SDK's size cap: 10 MiB, inclusive.
-    public static let sdkMaxBytes = 10_485_760
+    package static let sdkMaxBytes = 10_485_760
     /// The SDK's deadline for the whole transfer, in seconds.
-    public static let sdkTimeoutSeconds = 20.0
+    package static let sdkTimeoutSeconds = 20.0
     /// How many redirects the SDK follows; one more is `too_many_redirects`.
-    public static let sdkMaxRedirects = 5
+    package static let sdkMaxRedirects = 5
 
-    public static let sdk = MediaPolicy()
+    package static let sdk = MediaPolicy()
 
     /// Largest accepted body, in decoded bytes.
-    public var maxBytes: Int
+    package var maxBytes: Int
     /// Deadline for everything: lookup, connect, TLS, redirects and body.
-    public var timeoutSeconds: Double
-    public var maxRedirects: Int
+    package var timeoutSeconds: Double
+    package var maxRedirects: Int
     /// Extra trusted CA certificates (PEM), in addition to the system store.
-    public var extraCAFile: String?
+    package var extraCAFile: String?
     /// libcurl `CURLOPT_CONNECT_TO` entries (`HOST:PORT:CONNECT-HOST:CONNECT-PORT`),
     /// so bundled samples can name a stable host while a local server answers.
-    public var connectTo: [String]
+    package var connectTo: [String]
     /// Refuse loopback, private, link-local, CGNAT, multicast and unspecified
     /// addresses (off by default, as on a device).
-    public var denyPrivateNetworks: Bool
+    package var denyPrivateNetworks: Bool
     /// Plain http is fetched too, on the URL and every hop (an app with an App
     /// Transport Security exception); never for Notti.
-    public var allowHTTP: Bool
+    package var allowHTTP: Bool
     /// Plain http is refused by App Transport Security (every SDK but Notti, which
     /// refuses it itself): messages say so.
-    public var httpRefusedByATS: Bool
+    package var httpRefusedByATS: Bool
     /// Whose limit `maxBytes` is, for messages ("iOS's largest attachment limit
     /// (50000000 bytes, video)"); nil: the SDK's own, or one the user set.
-    public var capDescription: String?
+    package var capDescription: String?
 
-    public init(
+    package init(
         maxBytes: Int = MediaPolicy.sdkMaxBytes,
         timeoutSeconds: Double = MediaPolicy.sdkTimeoutSeconds,
         maxRedirects: Int = MediaPolicy.sdkMaxRedirects,
@@ -66,7 +66,7 @@ public struct MediaPolicy: Sendable, Equatable {
     }
 
     /// The `limits` object of a report.
-    public var limitsJSON: JSONValue {
+    package var limitsJSON: JSONValue {
         .object([
             JSONMember("maxBytes", .int(maxBytes)),
             JSONMember("timeoutSeconds", .double(timeoutSeconds)),

@@ -8,7 +8,7 @@ internal import CSQLite
 /// downloading. WAL mode and a busy timeout let parallel shards on one machine
 /// share one file. A file that is corrupt, not this tool's, or from a newer
 /// version is refused (`CacheError`) and never changed.
-public final class RevalidationCache: @unchecked Sendable {
+package final class RevalidationCache: @unchecked Sendable {
     /// The layout this version writes and reads; a newer one is left alone.
     static let schemaVersion = 1
     private static let tool = "notti-media"
@@ -16,18 +16,18 @@ public final class RevalidationCache: @unchecked Sendable {
     private let database: OpaquePointer
     /// One connection serves every fetch worker, one statement at a time.
     private let lock = Lock()
-    public let path: String
+    package let path: String
 
     /// A cache file that cannot be used: the run goes on without it.
-    public struct CacheError: Error, Sendable {
-        public var message: String
+    package struct CacheError: Error, Sendable {
+        package var message: String
         /// Another process held the file (SQLite's busy or locked): worth trying again.
         var busy = false
     }
 
     /// Opens `path`, creating it (and its tables) when it does not exist.
     /// - Throws: `CacheError` saying why the file cannot be used.
-    public init(path: String) throws(CacheError) {
+    package init(path: String) throws(CacheError) {
         self.path = path
         if let failure = csqlite_load() {
             throw CacheError(message: "cannot open \(path): \(String(cString: failure))")

@@ -1,9 +1,9 @@
 /// A JSON text that could not be read, with where it went wrong.
-public struct JSONSyntaxError: Error, Sendable, Equatable {
-    public var message: String
+package struct JSONSyntaxError: Error, Sendable, Equatable {
+    package var message: String
     /// 1-based line and column (in characters) of the offending input.
-    public var line: Int
-    public var column: Int
+    package var line: Int
+    package var column: Int
 }
 
 /// A strict RFC 8259 parser over UTF-8 bytes.
@@ -11,9 +11,9 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
 /// Hand-written rather than Foundation's because a payload is untrusted input:
 /// errors must name a line and column, numbers must keep their literal text,
 /// and nesting is bounded so hostile input cannot exhaust the stack.
-public struct JSONParser {
+package struct JSONParser {
     /// Deeper nesting than any real payload, shallow enough to be safe to recurse.
-    public static let maxDepth = 512
+    package static let maxDepth = 512
 
     private let bytes: [UInt8]
     private var index = 0
@@ -21,7 +21,7 @@ public struct JSONParser {
 
     /// Parses one JSON value spanning all of `bytes` (surrounding white space allowed).
     /// - Throws: `JSONSyntaxError` naming the line and column of the first problem.
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         parser.skipByteOrderMark()
         parser.skipWhitespace()

@@ -26,7 +26,7 @@ public enum JSONValue: Sendable, Equatable {
         return nil
     }
 
-    public var isNumber: Bool {
+    package var isNumber: Bool {
         if case .number = self { return true }
         return false
     }
@@ -37,22 +37,22 @@ public enum JSONValue: Sendable, Equatable {
         return nil
     }
 
-    public static func int(_ value: Int) -> JSONValue { .number(String(value)) }
+    package static func int(_ value: Int) -> JSONValue { .number(String(value)) }
 
     /// A number from a Double, written without a trailing `.0` when integral.
-    public static func double(_ value: Double) -> JSONValue {
+    package static func double(_ value: Double) -> JSONValue {
         .number(NumberText.decimal(value))
     }
 
-    public static func optional(_ value: String?) -> JSONValue {
+    package static func optional(_ value: String?) -> JSONValue {
         value.map(JSONValue.string) ?? .null
     }
 
-    public static func optional(_ value: Int?) -> JSONValue {
+    package static func optional(_ value: Int?) -> JSONValue {
         value.map(JSONValue.int) ?? .null
     }
 
-    public static func optional(_ value: Bool?) -> JSONValue {
+    package static func optional(_ value: Bool?) -> JSONValue {
         value.map(JSONValue.bool) ?? .null
     }
 }

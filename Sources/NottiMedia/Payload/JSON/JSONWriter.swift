@@ -16,14 +16,14 @@ public enum JSONWriter {
 
     /// The length in bytes of `string(value, style: .compact)`, without building it
     /// (the payload-size lint runs on every payload of a campaign).
-    public static func compactByteCount(_ value: JSONValue) -> Int {
+    package static func compactByteCount(_ value: JSONValue) -> Int {
         byteCount(value, escapingNonASCII: false)
     }
 
     /// Bytes of the compact form with every non-ASCII character written as
     /// `\uXXXX` (a surrogate pair past U+FFFF), as many JSON libraries send by
     /// default (Python's `json.dumps`): what APNs counts when a back end sends that.
-    public static func asciiEscapedByteCount(_ value: JSONValue) -> Int {
+    package static func asciiEscapedByteCount(_ value: JSONValue) -> Int {
         byteCount(value, escapingNonASCII: true)
     }
 
