@@ -1,0 +1,144 @@
+/// The one place a report is put together, once the downloads a plan needs
+/// are in: the payload's own findings, each entry judged (pure), the
+/// profile's failure policy, and what the phone shows.
+extension PayloadPlan {
+    /// The report, given the download result of every URL in `fetches` (by URL).
+    package func report(source: String, results: MediaResults, strict: Bool) -> Report {
+        let context = payloadFindings()
+        // Without mutable-content, or without alert text, iOS never runs the extension:
+        // the push shows as sent, whatever the media would have done (SPEC 7).
+        let neverRuns = context.lazy.compactMap { DiagnosticCode(rawValue: $0.code) }
+            .first { $0 == .mutableContentMissing || $0 == .noAlert }
+        var judged = JudgedEntries()
+        let delivery: FailurePolicyDelivery
+        switch spec {
+        case .absent:
+            delivery = .unchanged(.noMedia)
+        case .invalid(let why):
+            judged.errors.append(.error(.invalidMediaSpec, "\(why); \(DiagnosticCode.invalidMediaSpec.fix)"))
+            delivery = .unchanged(neverRuns ?? .invalidMediaSpec)
+        case .entries(let list, let overrides):
+            if list.isEmpty {
+                // An empty list is no media, and an SDK's overrides still apply (outcome refers to media).
+                delivery = neverRuns == nil ? .unchanged(.noMedia, overrides: overrides) : .unchanged(.noMedia)
+            } else {
+                judged = judgeEntries(results, requestedAtSendTime: neverRuns == nil)
+                delivery = neverRuns.map { .unchanged($0) }
+                    ?? profile.failurePolicy.delivery(of: judged.attachments, firstFailure: judged.firstFailure, bundled: judged.bundled, overrides: overrides)
+            }
+        }
+        var report = Report(
+            source: source, sdk: profile.sdk, outcome: delivery.outcome, reason: delivery.reason, media: judged.media,
+            // Most payloads of a campaign have only the payload's own findings, or none.
+            diagnostics: judged.errors.isEmpty && judged.warnings.isEmpty ? context : judged.errors + context + judged.warnings,
+            contentSource: .payload(payload, attachments: delivery.attachments, overrides: delivery.overrides),
+            attachments: delivery.attachments, strict: strict, mediaVerdicts: judged.verdicts)
+        report.sdkDetected = profileDetected
+        return report
+    }
+
+    /// The payload's own findings, whatever its media does: the lints, and the SDK-choice warnings.
+    private func payloadFindings() -> [Diagnostic] {
+        let sdk = profile.sdk
+        var found = Lints.payloadDiagnostics(for: payload, sdk: sdk)
+        if !alsoDetected.isEmpty {
+            found.append(Diagnostic(
+                .warning, .ambiguousSDK,
+                "the payload carries the media keys of \(([sdk] + alsoDetected).map(\.displayName).joined(separator: ", ")): "
+                    + "checked as \(sdk.displayName), the first; keep one SDK's media key per payload"))
+        }
+        let foreignRoots = SDKProfile.foreignMediaKeyRoots[sdk.ordinal]
+        let mayCarryForeignKeys = if case .object(let members) = payload.root {
+            members.contains { foreignRoots.contains($0.key) }
+        } else { false }
+        for (other, path, key) in SDKProfile.allMediaKeys
+        where mayCarryForeignKeys && other != sdk && payload.root.value(at: path) != nil {
+            // CleverTap's two keys are its own even when another SDK's list names one too.
+            guard !profile.mediaKeys.contains(path) else { continue }
+            found.append(Diagnostic(
+                .warning, .foreignMediaKey,
+                "this payload has \(key), which the \(sdk.displayName) extension ignores; "
+                    + "use \(sdk.displayName)'s media key, or check the payload as \(other.displayName)'s"))
+        }
+        return found
+    }
+
+    /// What judging every entry came to.
+    private struct JudgedEntries {
+        var attachments: [Attachment] = []
+        var errors: [Diagnostic] = []
+        var warnings: [Diagnostic] = []
+        var firstFailure: DiagnosticCode?
+        var bundled = false
+        var media: Report.Media = .none
+        var verdicts: [MediaVerdict] = []
+    }
+
+    /// Each entry judged under the profile, in one pass (a campaign runs this for every
+    /// payload, and each pass over a list of verdicts copied them).
+    private func judgeEntries(_ results: MediaResults, requestedAtSendTime: Bool) -> JudgedEntries {
+        var judged = JudgedEntries()
+        let networks = NetworkProfile.summarized(adding: network)
+        let single = profile.failurePolicy == .single
+        var entryFacts: [MediaFacts] = []
+        for (position, planned) in entries.enumerated() {
+            let verdict = profile.judge(planned, results: results, policy: policy, network: network)
+            if var mediaVerdict = MediaVerdict(sdk: profile.sdk, facts: verdict.facts, verdict: verdict, networks: networks) {
+                // Never-run extensions: the verdict still counts for the fix list, but no phone requests it.
+                mediaVerdict.requestedAtSendTime = requestedAtSendTime
+                judged.verdicts.append(mediaVerdict)
+            }
+            if single {
+                // One attachment: the report's media is the first entry's facts, if its value was a URL string.
+                if position == 0, let facts = verdict.facts { judged.media = .single(facts) }
+            } else {
+                var facts = verdict.facts ?? MediaFacts(url: "", policy: policy)
+                facts.identifier = planned.entry.identifier ?? ""
+                entryFacts.append(facts)
+            }
+            // A payload with several entries names the entry in each of its findings (SPEC 10).
+            let named: (String) -> String = single ? { $0 } : { "\(planned.entry.key): \($0)" }
+            switch verdict {
+            case .attached(let attachment, _, let found):
+                judged.attachments.append(attachment)
+                judged.warnings += single ? found : found.map { var finding = $0; finding.message = named(finding.message); return finding }
+            case .failed(_, let reason, let message):
+                judged.errors.append(.error(reason, named(message)))
+                judged.firstFailure = judged.firstFailure ?? reason
+            case .bundleResource(_, let message):
+                judged.warnings.append(Diagnostic(.warning, .bundleResource, named(message)))
+                judged.bundled = true
+            }
+        }
+        if !single { judged.media = .entries(entryFacts) }
+        return judged
+    }
+}
+
+/// What the extension hands iOS: the outcome, why, the attachments and the content overrides.
+struct FailurePolicyDelivery {
+    var outcome: Report.Outcome
+    var reason: DiagnosticCode?
+    var attachments: [Attachment] = []
+    var overrides: ContentOverrides?
+
+    static func unchanged(_ reason: DiagnosticCode, overrides: ContentOverrides? = nil) -> FailurePolicyDelivery {
+        FailurePolicyDelivery(outcome: .unchanged, reason: reason, overrides: overrides)
+    }
+}
+
+extension SDKProfile.FailurePolicy {
+    /// How an SDK's failed entries combine, once every entry is judged: one
+    /// attachment fails the payload (`single`), each entry fails alone (`perEntry`,
+    /// OneSignal), or one failure drops every attachment and the overrides
+    /// (`allOrNothing`, Airship).
+    func delivery(
+        of attachments: [Attachment], firstFailure: DiagnosticCode?, bundled: Bool, overrides: ContentOverrides?
+    ) -> FailurePolicyDelivery {
+        if let firstFailure, self != .perEntry { return .unchanged(firstFailure) }
+        if !attachments.isEmpty {
+            return FailurePolicyDelivery(outcome: .attached, reason: nil, attachments: attachments, overrides: overrides)
+        }
+        return .unchanged(firstFailure ?? (bundled ? .bundleResource : .noMedia))
+    }
+}
