@@ -116,7 +116,7 @@ public final class ServiceExtension {
         if case .notModified = download.outcome, let (media, _) = stored {
             return .fetched(media)
         }
-        facts.record(download)
+        facts.transfer = download.transfer
         let file: DownloadedFile
         switch download.outcome {
         case .interrupted: return nil
@@ -138,8 +138,7 @@ public final class ServiceExtension {
         facts.sha256 = file.sha256
         if cache != nil { facts.cacheState = "fetched" }
         return .fetched(MediaDownload(
-            facts: facts, sourcePath: file.path, folder: outputDirectory, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
-            contentDisposition: download.contentDisposition))
+            facts: facts, sourcePath: file.path, folder: outputDirectory, sniffedMime: sniffedMime, leadingBytes: leadingBytes))
     }
 
     /// Removes the working files of this instance's downloads: once every report

@@ -117,10 +117,8 @@ public struct MediaFacts: Sendable {
     // facts, and a campaign copies them many times a payload.
     private struct Fields: Sendable {
         var url: String
-        var finalURL: String?
-        var redirects: Int?
-        var httpStatus: Int?
-        var declaredMime: String?
+        /// What the download found out; nil before one (a URL that failed its checks).
+        var transfer: TransferFacts?
         var urlExtension: String?
         var decision: TypeDecision?
         var deviceType: DeviceTypeDecision?
@@ -128,14 +126,7 @@ public struct MediaFacts: Sendable {
         var sniffedMime: String?
         var bytes: Int?
         var sha256: String?
-        var elapsedMilliseconds: Int?
-        var timings: FetchTimings?
-        var http: HTTPFacts?
         var policy: MediaPolicy
-        var announcedBytes: Int?
-        var httpHop: RedirectHop?
-        var refusedHop: RedirectHop?
-        var tooLargeAnnounced = false
         var host: String?
         var cacheState: String?
     }
@@ -147,22 +138,10 @@ public struct MediaFacts: Sendable {
         get { storage.box.fields.url }
         set { storage.unique().fields.url = newValue }
     }
-    public var finalURL: String? {
-        get { storage.box.fields.finalURL }
-        set { storage.unique().fields.finalURL = newValue }
-    }
-    public var redirects: Int? {
-        get { storage.box.fields.redirects }
-        set { storage.unique().fields.redirects = newValue }
-    }
-    public var httpStatus: Int? {
-        get { storage.box.fields.httpStatus }
-        set { storage.unique().fields.httpStatus = newValue }
-    }
-    public var declaredMime: String? {
-        get { storage.box.fields.declaredMime }
-        set { storage.unique().fields.declaredMime = newValue }
-    }
+    public var finalURL: String? { storage.box.fields.transfer?.finalURL }
+    public var redirects: Int? { storage.box.fields.transfer?.redirects }
+    public var httpStatus: Int? { storage.box.fields.transfer?.httpStatus }
+    public var declaredMime: String? { storage.box.fields.transfer?.declaredMime }
     package var urlExtension: String? {
         get { storage.box.fields.urlExtension }
         set { storage.unique().fields.urlExtension = newValue }
@@ -195,41 +174,23 @@ public struct MediaFacts: Sendable {
         get { storage.box.fields.sha256 }
         set { storage.unique().fields.sha256 = newValue }
     }
-    public var elapsedMilliseconds: Int? {
-        get { storage.box.fields.elapsedMilliseconds }
-        set { storage.unique().fields.elapsedMilliseconds = newValue }
-    }
+    public var elapsedMilliseconds: Int? { storage.box.fields.transfer?.elapsedMilliseconds }
     /// libcurl's phase times for the fetch (not deterministic, like `elapsedMilliseconds`).
-    package var timings: FetchTimings? {
-        get { storage.box.fields.timings }
-        set { storage.unique().fields.timings = newValue }
-    }
+    package var timings: FetchTimings? { storage.box.fields.transfer?.timings }
     /// The final response's caching headers, as served.
-    package var http: HTTPFacts? {
-        get { storage.box.fields.http }
-        set { storage.unique().fields.http = newValue }
-    }
+    package var http: HTTPFacts? { storage.box.fields.transfer?.http }
     package var policy: MediaPolicy {
         get { storage.box.fields.policy }
         set { storage.unique().fields.policy = newValue }
     }
     // What a stricter profile's policy needs to judge the same download again
     // (`MediaResult.judged(under:)`); not part of the report.
-    var announcedBytes: Int? {
-        get { storage.box.fields.announcedBytes }
-        set { storage.unique().fields.announcedBytes = newValue }
-    }
-    var httpHop: RedirectHop? {
-        get { storage.box.fields.httpHop }
-        set { storage.unique().fields.httpHop = newValue }
-    }
-    var refusedHop: RedirectHop? {
-        get { storage.box.fields.refusedHop }
-        set { storage.unique().fields.refusedHop = newValue }
-    }
+    var announcedBytes: Int? { storage.box.fields.transfer?.announcedBytes }
+    var httpHop: RedirectHop? { storage.box.fields.transfer?.httpHop }
+    var refusedHop: RedirectHop? { storage.box.fields.transfer?.refusedHop }
     var tooLargeAnnounced: Bool {
-        get { storage.box.fields.tooLargeAnnounced }
-        set { storage.unique().fields.tooLargeAnnounced = newValue }
+        get { storage.box.fields.transfer?.tooLargeAnnounced ?? false }
+        set { storage.unique().fields.transfer?.tooLargeAnnounced = newValue }
     }
     /// The URL's host, once the URL passed its checks (a phone requests it).
     var host: String? {
@@ -250,6 +211,12 @@ public struct MediaFacts: Sendable {
     private var estimatesJSON: JSONValue {
         guard bytes != nil else { return .null }
         return .object(NetworkProfile.presets.map { JSONMember($0.name, .optional(estimate(on: $0))) })
+    }
+
+    /// What the download found out; nil before one.
+    package var transfer: TransferFacts? {
+        get { storage.box.fields.transfer }
+        set { storage.unique().fields.transfer = newValue }
     }
 
     package init(url: String, policy: MediaPolicy) {

@@ -12,28 +12,8 @@ struct Download {
         case notModified
     }
 
-    /// The URL of the last request made (after any redirects).
-    var finalURL: String
-    var redirects: Int
-    /// The last response's status; nil when no response arrived.
-    var httpStatus: Int?
-    /// The final response's Content-Type, parameters dropped and case folded.
-    var declaredMime: String?
-    /// The final response's Content-Disposition header, as sent.
-    var contentDisposition: String?
-    /// What the final response's Content-Length announced, if anything.
-    var announcedBytes: Int?
-    /// The first plain-http URL in the chain (the policy allowed it), if any.
-    var httpHop: RedirectHop?
-    /// The hop refused as `insecure_redirect`, if that is the outcome.
-    var refusedHop: RedirectHop?
-    /// For `too_large`: true when Content-Length announced it, false when counted.
-    var tooLargeAnnounced = false
-    /// The final response's caching headers.
-    var http: HTTPFacts?
-    /// libcurl's phase times, in microseconds, summed over the hops.
-    var timings = FetchTimings()
-    var elapsedMilliseconds: Int
+    /// What the transfer found out, whatever its outcome.
+    var transfer: TransferFacts
     var outcome: Outcome
 }
 
@@ -47,21 +27,4 @@ struct DownloadedFile {
 struct RedirectHop: Sendable, Hashable {
     var number: Int
     var url: String
-}
-
-extension MediaFacts {
-    /// Takes in what a transfer found out, whatever its outcome.
-    mutating func record(_ download: Download) {
-        finalURL = download.finalURL
-        redirects = download.redirects
-        httpStatus = download.httpStatus
-        declaredMime = download.declaredMime
-        elapsedMilliseconds = download.elapsedMilliseconds
-        announcedBytes = download.announcedBytes
-        httpHop = download.httpHop
-        refusedHop = download.refusedHop
-        tooLargeAnnounced = download.tooLargeAnnounced
-        timings = download.timings
-        http = download.http
-    }
 }

@@ -21,7 +21,7 @@ package final class MediaDownload: Sendable {
     /// The file's first bytes, for the magic-number tables some SDKs type files by.
     package let leadingBytes: [UInt8]
     /// The final response's Content-Disposition header, as sent.
-    package let contentDisposition: String?
+    var contentDisposition: String? { facts.transfer?.contentDisposition }
     /// Notti's verdict on it: one of its five types or jpg, its warnings, iOS's
     /// limit for that kind. It depends on the download alone, so it is made once
     /// however many payloads name the URL.
@@ -45,7 +45,7 @@ package final class MediaDownload: Sendable {
 
     init(
         facts: MediaFacts, sourcePath: String, folder: String, sniffedMime: String, leadingBytes: [UInt8],
-        contentDisposition: String?, fetchedUnder: MediaPolicy? = nil, placed: PlacedNames = PlacedNames()
+        fetchedUnder: MediaPolicy? = nil, placed: PlacedNames = PlacedNames()
     ) {
         self.facts = facts
         self.fetchedUnder = fetchedUnder ?? facts.policy
@@ -53,7 +53,6 @@ package final class MediaDownload: Sendable {
         self.folder = folder
         self.sniffedMime = sniffedMime
         self.leadingBytes = leadingBytes
-        self.contentDisposition = contentDisposition
         self.placed = placed
         let decision = TypeDecision(sniffedMime: sniffedMime, declaredMime: facts.declaredMime, urlExtension: facts.urlExtension)
         var nottiFacts = facts
@@ -81,7 +80,7 @@ package final class MediaDownload: Sendable {
     func with(facts: MediaFacts) -> MediaDownload {
         MediaDownload(
             facts: facts, sourcePath: sourcePath, folder: folder, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
-            contentDisposition: contentDisposition, fetchedUnder: fetchedUnder, placed: placed)
+            fetchedUnder: fetchedUnder, placed: placed)
     }
 
     /// Where an attachment of these bytes named `fileExtension` lives: a pure function

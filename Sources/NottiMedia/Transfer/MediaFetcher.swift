@@ -50,9 +50,7 @@ final class MediaFetcher {
         precondition(policy.trust == trust, "a fetcher's trust settings are fixed at creation")
         let start = MonotonicInstant.now
         let deadline = start + .milliseconds(Int((policy.timeoutSeconds * 1000).rounded(.up)))
-        var download = Download(
-            finalURL: url.string, redirects: 0, httpStatus: nil, declaredMime: nil,
-            elapsedMilliseconds: 0, outcome: .interrupted)
+        var download = Download(transfer: TransferFacts(finalURL: url.string), outcome: .interrupted)
         switch ownedPaths.createFile(partialPath) {
         case .failure(let error):
             download.outcome = Self.failure(.writeError, "cannot create \(partialPath): \(error.message)")
@@ -83,9 +81,9 @@ final class MediaFetcher {
             }
             if case .file = download.outcome {} else { ownedPaths.remove(partialPath) }
         }
-        download.elapsedMilliseconds = Self.milliseconds(since: start)
+        download.transfer.elapsedMilliseconds = Self.milliseconds(since: start)
         // Microseconds while summing; whole milliseconds in the report.
-        download.timings = FetchTimings(microseconds: download.timings)
+        download.transfer.timings = FetchTimings(microseconds: download.transfer.timings)
         return download
     }
 
@@ -95,14 +93,14 @@ final class MediaFetcher {
     ) -> Download.Outcome {
         func timeoutFailure() -> Download.Outcome { .failed(.timeout, Self.timeoutMessage(policy)) }
         func tooLargeFailure(announced: Bool) -> Download.Outcome {
-            download.tooLargeAnnounced = announced
+            download.transfer.tooLargeAnnounced = announced
             return .failed(.tooLarge, Self.tooLargeMessage(policy, announced: announced))
         }
         while true {
             let remaining = deadline - MonotonicInstant.now
             guard remaining > .zero else { return timeoutFailure() }
             do {
-                try easy.setURL(download.finalURL)
+                try easy.setURL(download.transfer.finalURL)
                 try easy.setTimeout(milliseconds: Self.milliseconds(remaining))
             } catch {
                 return Self.failure(.networkError, error.message)
@@ -110,9 +108,9 @@ final class MediaFetcher {
             sink.beginResponse()
             let code = easy.perform(while: sink.shouldContinue)
             let status = easy.responseCode
-            download.httpStatus = status > 0 ? status : nil
-            download.declaredMime = easy.contentType.map(MediaType.essence(ofContentType:))
-            download.announcedBytes = easy.announcedLength
+            download.transfer.httpStatus = status > 0 ? status : nil
+            download.transfer.declaredMime = easy.contentType.map(MediaType.essence(ofContentType:))
+            download.transfer.announcedBytes = easy.announcedLength
             record(&download)
 
             switch sink.stop {
@@ -135,18 +133,18 @@ final class MediaFetcher {
                 }
             }
             if Self.redirectStatuses.contains(status), let next = easy.redirectURL {
-                guard download.redirects < policy.maxRedirects else {
+                guard download.transfer.redirects < policy.maxRedirects else {
                     return Self.failure(.tooManyRedirects, "more than \(policy.maxRedirects) redirects (stopped at \(quoted(next)))")
                 }
                 let scheme = next.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
-                let hop = RedirectHop(number: download.redirects + 1, url: next)
+                let hop = RedirectHop(number: download.transfer.redirects + 1, url: next)
                 guard scheme == "https" || (policy.allowHTTP && scheme == "http") else {
-                    download.refusedHop = hop
+                    download.transfer.refusedHop = hop
                     return .failed(.insecureRedirect, Self.insecureRedirectMessage(policy, hop))
                 }
-                if scheme == "http" && download.httpHop == nil { download.httpHop = hop }
-                download.redirects += 1
-                download.finalURL = next
+                if scheme == "http" && download.transfer.httpHop == nil { download.transfer.httpHop = hop }
+                download.transfer.redirects += 1
+                download.transfer.finalURL = next
                 continue
             }
             if conditional && status == 304 { return .notModified }
@@ -156,7 +154,7 @@ final class MediaFetcher {
             guard sink.bytes > 0 else {
                 return Self.failure(.emptyMedia, "the server answered HTTP \(status) with an empty body")
             }
-            download.contentDisposition = easy.header("Content-Disposition")
+            download.transfer.contentDisposition = easy.header("Content-Disposition")
             switch sink.finishHash() {
             case .success(let sha256):
                 return .file(DownloadedFile(path: partialPath, bytes: sink.bytes, sha256: sha256))
@@ -171,12 +169,12 @@ final class MediaFetcher {
     private func record(_ download: inout Download) {
         let phases = easy.phaseTimes
         // libcurl's times count from the request's start; a reused connection has no lookup, connect or TLS.
-        download.timings.dnsMs += phases.lookup
-        download.timings.connectMs += max(0, phases.connect - phases.lookup)
-        download.timings.tlsMs += max(0, phases.tls - phases.connect)
-        download.timings.firstByteMs = download.timings.totalMs + phases.firstByte
-        download.timings.totalMs += phases.total
-        download.http = HTTPFacts(
+        download.transfer.timings.dnsMs += phases.lookup
+        download.transfer.timings.connectMs += max(0, phases.connect - phases.lookup)
+        download.transfer.timings.tlsMs += max(0, phases.tls - phases.connect)
+        download.transfer.timings.firstByteMs = download.transfer.timings.totalMs + phases.firstByte
+        download.transfer.timings.totalMs += phases.total
+        download.transfer.http = HTTPFacts(
             cacheControl: easy.header("Cache-Control"), etag: easy.header("ETag"), lastModified: easy.header("Last-Modified"),
             age: easy.header("Age"), expires: easy.header("Expires"), setsCookie: easy.header("Set-Cookie") != nil,
             vary: easy.header("Vary"))

@@ -1,0 +1,80 @@
+/// What one transfer found out, whatever its outcome: where it ended, what the
+/// final response said, how long each phase took. One type for the download
+/// (`Download`), the report's media facts (`MediaFacts.transfer`) and the
+/// `--cache` row, which encodes and decodes it here, in one place.
+package struct TransferFacts: Sendable, Equatable {
+    /// The URL of the last request made (after any redirects).
+    var finalURL: String
+    var redirects = 0
+    /// The last response's status; nil when no response arrived.
+    var httpStatus: Int?
+    /// The final response's Content-Type, parameters dropped and case folded.
+    var declaredMime: String?
+    /// The final response's Content-Disposition header, as sent.
+    var contentDisposition: String?
+    /// What the final response's Content-Length announced, if anything.
+    var announcedBytes: Int?
+    /// The first plain-http URL in the chain (the policy allowed it), if any.
+    var httpHop: RedirectHop?
+    /// The hop refused as `insecure_redirect`, if that is the outcome.
+    var refusedHop: RedirectHop?
+    /// For `too_large`: true when Content-Length announced it, false when counted.
+    var tooLargeAnnounced = false
+    /// The final response's caching headers.
+    var http: HTTPFacts?
+    /// libcurl's phase times (microseconds while the transfer sums its hops, then milliseconds).
+    var timings = FetchTimings()
+    var elapsedMilliseconds = 0
+
+    init(finalURL: String) {
+        self.finalURL = finalURL
+    }
+
+    /// The facts as the `--cache` row keeps them.
+    var json: JSONValue {
+        .object([
+            JSONMember("finalUrl", .string(finalURL)),
+            JSONMember("redirects", .int(redirects)),
+            JSONMember("httpStatus", .optional(httpStatus)),
+            JSONMember("declaredMime", .optional(declaredMime)),
+            JSONMember("contentDisposition", .optional(contentDisposition)),
+            JSONMember("announcedBytes", .optional(announcedBytes)),
+            JSONMember("httpHop", httpHop.map { .object([JSONMember("number", .int($0.number)), JSONMember("url", .string($0.url))]) } ?? .null),
+            JSONMember("elapsedMs", .int(elapsedMilliseconds)),
+            JSONMember("timings", timings.json),
+            JSONMember("cacheControl", .optional(http?.cacheControl)),
+            JSONMember("etag", .optional(http?.etag)),
+            JSONMember("lastModified", .optional(http?.lastModified)),
+            JSONMember("age", .optional(http?.age)),
+            JSONMember("expires", .optional(http?.expires)),
+            JSONMember("setsCookie", .bool(http?.setsCookie ?? false)),
+            JSONMember("vary", .optional(http?.vary)),
+        ])
+    }
+
+    /// The facts a `--cache` row kept; nil when it is not whole.
+    init?(json: JSONValue) {
+        guard let finalURL = json["finalUrl"]?.stringValue else { return nil }
+        self.finalURL = finalURL
+        redirects = json["redirects"]?.intValue ?? 0
+        httpStatus = json["httpStatus"]?.intValue
+        declaredMime = json["declaredMime"]?.stringValue
+        contentDisposition = json["contentDisposition"]?.stringValue
+        announcedBytes = json["announcedBytes"]?.intValue
+        if let hop = json["httpHop"], let number = hop["number"]?.intValue, let url = hop["url"]?.stringValue {
+            httpHop = RedirectHop(number: number, url: url)
+        }
+        elapsedMilliseconds = json["elapsedMs"]?.intValue ?? 0
+        if let measured = json["timings"], measured != .null {
+            timings.dnsMs = measured["dnsMs"]?.intValue ?? 0
+            timings.connectMs = measured["connectMs"]?.intValue ?? 0
+            timings.tlsMs = measured["tlsMs"]?.intValue ?? 0
+            timings.firstByteMs = measured["firstByteMs"]?.intValue ?? 0
+            timings.totalMs = measured["totalMs"]?.intValue ?? 0
+        }
+        http = HTTPFacts(
+            cacheControl: json["cacheControl"]?.stringValue, etag: json["etag"]?.stringValue,
+            lastModified: json["lastModified"]?.stringValue, age: json["age"]?.stringValue,
+            expires: json["expires"]?.stringValue, setsCookie: json["setsCookie"] == .bool(true), vary: json["vary"]?.stringValue)
+    }
+}
