@@ -137,6 +137,13 @@ struct CheckCommand {
         case .junit:
             return CheckFormat(
                 renderer: JUnitRenderer(), sink: JUnitSink(spool: try scratch.makeSpool("JUnit output"), shard: options.shard))
+        case .github:
+            let github = GitHubFormat()
+            return CheckFormat(renderer: github, sink: github)
+        case .sarif:
+            return CheckFormat(renderer: SARIFFormat(), sink: SARIFSink())
+        case .codequality:
+            return CheckFormat(renderer: CodeQualityFormat(), sink: CodeQualitySink())
         }
     }
 }

@@ -31,6 +31,12 @@ enum Console {
         if fputs(text, standardOutput) == EOF || fputc(0x0A, standardOutput) == EOF { outputFailed(errno) }
     }
 
+    /// Writes `text` to stdout with no line break after it (a JSON array's items, comma first).
+    static func outPart(_ text: String) {
+        guard let standardOutput else { return outputFailed(EBADF) }
+        if fputs(text, standardOutput) == EOF { outputFailed(errno) }
+    }
+
     static func err(_ text: String) {
         guard let standardError else { return }
         fputs(text, standardError)

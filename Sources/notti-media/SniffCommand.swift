@@ -51,7 +51,7 @@ struct SniffCommand {
             if failed && status == ExitCode.success { status = ExitCode.failed }
             switch options.format ?? .text {
             case .json: Console.out(JSONWriter.string(report.json))
-            case .text, .junit: Console.out(text(for: report))
+            case .text, .junit, .github, .sarif, .codequality: Console.out(text(for: report))
             }
         }
         return status

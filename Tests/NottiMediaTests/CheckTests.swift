@@ -183,7 +183,7 @@ import Testing
         (["check"], "check expects at least one PATH"),
         (["check", "-", "--jobs", "0"], "--jobs expects N"),
         (["check", "-", "--shard", "4/3"], "--shard expects I/N"),
-        (["check", "-", "--format", "xml"], "--format expects text, json or junit"),
+        (["check", "-", "--format", "xml"], "--format expects text, json, junit, github, sarif or codequality"),
         (["check", "-", "--format", "junit", "--summary-only"], "--summary-only goes with"),
         (["check", "-", "-"], "standard input (-) can be read only once"),
     ])

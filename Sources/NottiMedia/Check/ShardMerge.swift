@@ -15,7 +15,9 @@ extension Report {
             guard case .string(let severityText)? = finding["severity"], let severity = Diagnostic.Severity(rawValue: severityText),
                   case .string(let code)? = finding["code"], case .string(let message)? = finding["message"]
             else { return nil }
-            diagnostics.append(Diagnostic(severity, code: code, message, line: finding["line"]?.intValue, column: finding["column"]?.intValue))
+            var diagnostic = Diagnostic(severity, code: code, message, line: finding["line"]?.intValue, column: finding["column"]?.intValue)
+            diagnostic.entry = finding["entry"]?.stringValue
+            diagnostics.append(diagnostic)
         }
         let sdk = json["sdk"]?.stringValue.flatMap(SDK.init(rawValue:)) ?? .notti
         let reason = json["reason"]?.stringValue.flatMap(DiagnosticCode.init(rawValue:))

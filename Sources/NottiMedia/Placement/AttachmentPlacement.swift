@@ -39,7 +39,9 @@ package struct AttachmentPlacement: Sendable {
     }
 
     private func remember(_ download: MediaDownload, placedAt path: String) {
-        guard let cache, let http = download.facts.http, http.etag != nil || http.lastModified != nil else { return }
+        // A revalidated download's row is the one it came from: rewriting it would cost every rerun a write per URL.
+        guard let cache, download.facts.cacheState != "revalidated", let http = download.facts.http,
+              http.etag != nil || http.lastModified != nil else { return }
         cache.store(
             url: download.facts.url, policy: download.fetchedUnder.cacheKey, etag: http.etag, lastModified: http.lastModified,
             record: download.cacheRecord(placedPath: path))

@@ -15,6 +15,8 @@ public struct Diagnostic: Sendable, Equatable {
     /// Where in the payload's text the finding is (a JSON syntax error), counted from 1.
     public var line: Int?
     public var column: Int?
+    /// The media entry it is about, for payloads with several (`att.hero`); nil for the payload as a whole.
+    public package(set) var entry: String?
 
     package init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, line: Int? = nil, column: Int? = nil) {
         self.init(severity, code: code.rawValue, message, line: line, column: column)
@@ -42,6 +44,7 @@ public struct Diagnostic: Sendable, Equatable {
         if let line, let column {
             members += [JSONMember("line", .int(line)), JSONMember("column", .int(column))]
         }
+        if let entry { members.append(JSONMember("entry", .string(entry))) }
         return .object(members)
     }
 }

@@ -54,6 +54,17 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         }
     }
 
+    /// The severity a finding of this code has most often (SARIF's default level):
+    /// an error for a failing reason and the never-run lints, a warning otherwise
+    /// (`unsupported_type` and `payload_too_large` can be either; a finding says which).
+    public var defaultSeverity: Diagnostic.Severity {
+        switch self {
+        case .mutableContentMissing, .noAlert, .payloadTooLarge: .error
+        case .unsupportedType: .error
+        default: isReason && isFailure ? .error : .warning
+        }
+    }
+
     /// `no_media` and `bundle_resource` are the reasons that are not failures.
     public var isFailure: Bool { self != .noMedia && self != .bundleResource }
 

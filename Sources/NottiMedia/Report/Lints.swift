@@ -40,7 +40,8 @@ package enum Lints {
                         + "(json.dumps(..., ensure_ascii=False)), or \(DiagnosticCode.payloadTooLarge.fix)"))
             }
         }
-        duplicateKeys(in: payload.root, at: "", into: &found)
+        // The walk that names where spells paths: run it only for the rare payload that has a repeat.
+        if hasDuplicateKeys(payload.root) { duplicateKeys(in: payload.root, at: "", into: &found) }
         if sdk == .notti && !hasNotificationID(payload.root["notification_id"]) {
             found.append(Diagnostic(.warning, .notificationIDMissing,
                 "no notification_id: the SDK cannot report the push as received; add the campaign's notification_id"))
@@ -73,6 +74,19 @@ package enum Lints {
         case .gif: "image/gif"
         case .mp4: "video/mp4"
         case .mp3: "audio/mpeg"
+        }
+    }
+
+    /// True when some object in `value` repeats a key: no allocation, as every payload of a campaign runs it.
+    private static func hasDuplicateKeys(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let members):
+            for (position, member) in members.enumerated() {
+                if members[..<position].contains(where: { $0.key == member.key }) || hasDuplicateKeys(member.value) { return true }
+            }
+            return false
+        case .array(let elements): return elements.contains(where: hasDuplicateKeys)
+        default: return false
         }
     }
 

@@ -97,16 +97,23 @@ extension PayloadPlan {
                 entryFacts.append(facts)
             }
             // A payload with several entries names the entry in each of its findings (SPEC 10).
-            let named: (String) -> String = single ? { $0 } : { "\(planned.entry.key): \($0)" }
+            let entry = planned.entry.key
+            func named(_ finding: Diagnostic) -> Diagnostic {
+                guard !single else { return finding }
+                var named = finding
+                named.message = "\(entry): \(finding.message)"
+                named.entry = entry
+                return named
+            }
             switch verdict {
             case .attached(let attachment, _, let found):
                 judged.attachments.append(attachment)
-                judged.warnings += single ? found : found.map { var finding = $0; finding.message = named(finding.message); return finding }
+                judged.warnings += single ? found : found.map(named)
             case .failed(_, let reason, let message):
-                judged.errors.append(.error(reason, named(message)))
+                judged.errors.append(named(.error(reason, message)))
                 judged.firstFailure = judged.firstFailure ?? reason
             case .bundleResource(_, let message):
-                judged.warnings.append(Diagnostic(.warning, .bundleResource, named(message)))
+                judged.warnings.append(named(Diagnostic(.warning, .bundleResource, message)))
                 judged.bundled = true
             }
         }

@@ -26,8 +26,8 @@ package final class MediaDownload: Sendable {
     /// limit for that kind. It depends on the download alone, so it is made once
     /// however many payloads name the URL.
     let notti: NottiVerdict
-    /// The file names already placed from it (`sha256.ext`), shared with the
-    /// copies `with(facts:)` makes: each name is placed once per run.
+    /// The extensions its bytes were already placed under (`sha256.ext`), shared
+    /// with the copies `with(facts:)` makes: each name is placed once per run.
     private let placed: PlacedNames
     /// The policy it was downloaded under (the run's fetch policy), which `--cache` keys it by.
     let fetchedUnder: MediaPolicy
@@ -94,8 +94,9 @@ package final class MediaDownload: Sendable {
     /// - Returns: true the first time this name is placed (the cache records it then).
     /// - Throws: the errno when the file cannot be made, or a non-file holds its name.
     func place(_ attachment: Attachment, ownedPaths: OwnedPaths) throws(Errno) -> Bool {
-        let name = FilePaths.lastComponent(attachment.filePath)
-        return try placed.once(name) { () throws(Errno) in
+        // Keyed by extension: the hash is this download's own. Every payload of a campaign
+        // comes here, and cutting the file name out of its path per payload was 0.7 µs.
+        try placed.once(attachment.fileExtension) { () throws(Errno) in
             try FilePaths.linkOrCopy(from: sourcePath, to: attachment.filePath, ownedPaths: ownedPaths)
         }
     }

@@ -113,7 +113,7 @@ enum Arguments {
             guard !options.operands.isEmpty else {
                 throw UsageError("check expects at least one PATH: payload files, folders, .jsonl files or -")
             }
-            if options.summaryOnly && options.format == .junit {
+            if options.summaryOnly, let format = options.format, format != .text && format != .json {
                 throw UsageError("--summary-only goes with --format text or json")
             }
             if options.shardCount != nil && !options.shardAuto {
@@ -126,7 +126,7 @@ enum Arguments {
             guard !options.operands.isEmpty else {
                 throw UsageError("merge expects the FILEs that check --format json --shard I/N wrote, one per shard")
             }
-            if options.summaryOnly && options.format == .junit {
+            if options.summaryOnly, let format = options.format, format != .text && format != .json {
                 throw UsageError("--summary-only goes with --format text or json")
             }
             try validateErrorsOnly(options, drawsPage: false)

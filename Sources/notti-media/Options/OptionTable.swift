@@ -42,11 +42,13 @@ enum OptionTable {
                    help: ["json (default): the content (or report) as JSON;", "text: one line saying what was delivered"]) { options, text throws(UsageError) in
             try options.format = format(text, allowed: [.text, .json], spec: "format")
         },
-        OptionSpec("format", value: "text|json|junit", [.check, .merge], expects: "text, json or junit",
+        OptionSpec("format", value: "FORMAT", [.check, .merge], expects: "text, json, junit, github, sarif or codequality",
                    help: ["text (default): every diagnostic as SOURCE: SEVERITY: CODE: MESSAGE,",
                           "then a summary; json: one report per line, then a {\"summary\": ...}",
-                          "record; junit: JUnit XML, a testcase per payload"]) { options, text throws(UsageError) in
-            try options.format = format(text, allowed: [.text, .json, .junit], spec: "format")
+                          "record; junit: JUnit XML, a testcase per payload; github: GitHub",
+                          "Actions annotations, then the summary; sarif: one SARIF 2.1.0 log;",
+                          "codequality: a GitLab Code Quality report"]) { options, text throws(UsageError) in
+            try options.format = format(text, allowed: [.text, .json, .junit, .github, .sarif, .codequality], spec: "format")
         },
         OptionSpec("format", value: "text|json", [.sniff], expects: "text or json",
                    help: ["text (default), or one JSON record per file per line"]) { options, text throws(UsageError) in

@@ -5,7 +5,7 @@ enum Command: String, CaseIterable {
 }
 
 enum OutputFormat: String {
-    case text, json, junit
+    case text, json, junit, github, sarif, codequality
 }
 
 /// What the command line asked for.

@@ -1,0 +1,38 @@
+import NottiMedia
+
+/// One finding as every CI format sees it: the payload file it is in, where in
+/// that file (a JSON Lines line, a JSON syntax error's line and column), its
+/// code, severity and message. The one finding model the github, sarif and
+/// codequality formats render (text, JSON and JUnit print the report itself).
+struct Finding {
+    /// The payload file (`-` for standard input), without a JSON Lines `:line`.
+    var file: String
+    /// The line in `file`, where known: a JSON Lines line, or a syntax error's.
+    var line: Int?
+    var column: Int?
+    var code: String
+    var severity: Diagnostic.Severity
+    /// As the text format prints it: under `--sdk auto` the profile, then the message.
+    var message: String
+    /// The media entry (`att.hero`), for payloads with several.
+    var entry: String?
+    /// The report's own source (`file`, `file:line`), for fingerprints.
+    var source: String
+
+    /// Every finding of `report`, in its order.
+    static func all(in report: Report) -> [Finding] {
+        var file = report.source
+        var line: Int?
+        if report.sourceIsLine, let colon = report.source.lastIndex(of: ":"), let number = Int(report.source[report.source.index(after: colon)...]) {
+            file = String(report.source[..<colon])
+            line = number
+        }
+        let under = report.sdkDetected ? "under \(report.sdk.rawValue): " : ""
+        return report.diagnostics.map { diagnostic in
+            Finding(
+                file: file, line: diagnostic.column != nil ? (diagnostic.line ?? line) : line, column: diagnostic.column,
+                code: diagnostic.code, severity: diagnostic.severity, message: under + diagnostic.message, entry: diagnostic.entry,
+                source: report.source)
+        }
+    }
+}
