@@ -4,10 +4,15 @@ import PackageDescription
 /// This checkout's folder: linker flags need absolute paths.
 let packageRoot = String(#filePath.prefix(upTo: #filePath.lastIndex(of: "/")!))
 
-/// Release code gets one section per function, so the link can lay out the
-/// functions a run uses side by side (link/symbol-order.txt), and is optimized
-/// across modules, so the CLI's check pipeline is specialized for its output
-/// formats rather than run generically.
+/// The executable's release code gets one section per function, so the link can
+/// lay out the functions a run uses side by side (link/symbol-order.txt), and is
+/// optimized across modules, so the CLI's check pipeline is specialized for its
+/// output formats rather than run generically.
+///
+/// Unsafe flags live on the executable target only: SwiftPM refuses a
+/// dependency whose targets carry any, and the library must build as one
+/// (docs/library.md). The library's own code is specialized by the compiler's
+/// default cross-module optimization.
 let leanCode: [SwiftSetting] = [
     .unsafeFlags(["-Xfrontend", "-function-sections", "-cross-module-optimization"], .when(configuration: .release)),
 ]
@@ -29,10 +34,6 @@ let leanRelease: [LinkerSetting] = [
     ], .when(configuration: .release)),
 ]
 
-/// Debug info for the C shims in DWARF 4, as the Swift code's: Debian 12's
-/// valgrind (scripts/leakcheck) cannot read clang's default DWARF 5.
-let dwarf4: [CSetting] = [.unsafeFlags(["-gdwarf-4"])]
-
 let package = Package(
     name: "notti-media",
     products: [
@@ -47,7 +48,7 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // Typed wrappers for libcurl's variadic calls, which Swift cannot make.
-        .target(name: "CCurlShim", dependencies: ["CCurl"], cSettings: dwarf4),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
         // libmagic, the same content sniffing the SDK's type decision relies on.
         .systemLibrary(
             name: "CMagic",
@@ -65,11 +66,10 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // SQLite, for --cache: media verdicts and their validators, shared by runs and processes.
         // Its header from libsqlite3-dev; the library itself is loaded on first use (see CSQLite.h).
-        .target(name: "CSQLite", cSettings: dwarf4),
+        .target(name: "CSQLite"),
         .target(
             name: "NottiMedia",
-            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CLinux", "CSQLite"],
-            swiftSettings: leanCode
+            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CLinux", "CSQLite"]
         ),
         .executableTarget(
             name: "notti-media",
