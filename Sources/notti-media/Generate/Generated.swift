@@ -4,10 +4,18 @@
 enum Generated: String, CaseIterable {
     /// The README's command synopsis.
     case synopsis
+    /// `notti-media(1)`, for the package.
+    case man
+    /// Shell completions, for the package.
+    case bash, zsh, fish
 
     static func text(_ kind: Generated) -> String {
         switch kind {
         case .synopsis: commandSynopsis
+        case .man: ManPage.text
+        case .bash: Completions.bash
+        case .zsh: Completions.zsh
+        case .fish: Completions.fish
         }
     }
 

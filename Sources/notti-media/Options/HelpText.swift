@@ -41,6 +41,24 @@ enum HelpText {
         return lines.joined(separator: "\n")
     }
 
+    /// The prose paragraphs of a help text, each joined into one line: what is
+    /// neither a `Usage:` line, an indented table nor the option list (the man page's text).
+    static func prose(of text: String) -> [String] {
+        var paragraphs: [String] = []
+        var current: [Substring] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("Options:") { break }
+            if line.isEmpty || line.hasPrefix(" ") || line.hasSuffix(":") || line.hasPrefix("Usage:") {
+                if !current.isEmpty { paragraphs.append(current.joined(separator: " ")) }
+                current = []
+            } else {
+                current.append(line)
+            }
+        }
+        if !current.isEmpty { paragraphs.append(current.joined(separator: " ")) }
+        return paragraphs
+    }
+
     /// `text` in lines of at most `width` characters, broken at spaces.
     static func fill(_ text: String, width: Int) -> [String] {
         var lines: [String] = []

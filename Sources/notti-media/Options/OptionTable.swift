@@ -13,18 +13,37 @@ struct OptionSpec: Sendable {
     let expects: String
     /// The `--help` lines, defaults included.
     let help: [String]
+    /// The values it takes, when they are a fixed list (for shell completion);
+    /// by default the words of a value like `json|text`.
+    let choices: [String]
     let apply: @Sendable (inout Options, String) throws(UsageError) -> Void
 
     init(
         _ name: String, value: String? = nil, _ commands: Set<Command>, expects: String = "", help: [String],
-        apply: @escaping @Sendable (inout Options, String) throws(UsageError) -> Void
+        choices: [String]? = nil, apply: @escaping @Sendable (inout Options, String) throws(UsageError) -> Void
     ) {
         self.name = name
         self.value = value
         self.commands = commands
         self.expects = expects
         self.help = help
+        self.choices = choices ?? (value.map { value in
+            value.contains("|") && value.allSatisfy { $0.isLowercase || $0 == "|" } ? value.split(separator: "|").map(String.init) : []
+        } ?? [])
         self.apply = apply
+    }
+
+    /// What a shell completes its value with.
+    enum ValueKind { case none, file, folder, choice, text }
+
+    var valueKind: ValueKind {
+        guard let value else { return .none }
+        if !choices.isEmpty { return .choice }
+        switch value {
+        case "FILE": return .file
+        case "DIR": return .folder
+        default: return .text
+        }
     }
 
     /// `--timeout SECONDS` as it appears in `--help`.
@@ -47,7 +66,8 @@ enum OptionTable {
                           "then a summary; json: one report per line, then a {\"summary\": ...}",
                           "record; junit: JUnit XML, a testcase per payload; github: GitHub",
                           "Actions annotations, then the summary; sarif: one SARIF 2.1.0 log;",
-                          "codequality: a GitLab Code Quality report"]) { options, text throws(UsageError) in
+                          "codequality: a GitLab Code Quality report"],
+                   choices: ["text", "json", "junit", "github", "sarif", "codequality"]) { options, text throws(UsageError) in
             try options.format = format(text, allowed: [.text, .json, .junit, .github, .sarif, .codequality], spec: "format")
         },
         OptionSpec("format", value: "text|json", [.sniff], expects: "text or json",
@@ -104,7 +124,8 @@ enum OptionTable {
         OptionSpec("sdk", value: "NAME", [.process, .check],
                    expects: SDK.allCases.map(\.rawValue).joined(separator: ", ") + " or auto",
                    help: ["whose extension to reproduce: notti (default), braze, fcm,", "onesignal, airship, clevertap, iterable, batch, or auto (per",
-                          "payload, by the media key it carries)"]) { options, text throws(UsageError) in
+                          "payload, by the media key it carries)"],
+                   choices: SDK.allCases.map(\.rawValue) + ["auto"]) { options, text throws(UsageError) in
             if text == "auto" {
                 options.sdk = .auto
             } else if let sdk = SDK(rawValue: text) {
@@ -120,7 +141,8 @@ enum OptionTable {
         OptionSpec("network", value: "NAME", [.process, .check],
                    expects: "3g, slow-4g, 4g or KBITS/RTTMS (e.g. 1000/200)",
                    help: ["warn (slow_network) where the media cannot arrive within the", "deadline on this network: 3g, slow-4g, 4g (Lighthouse's presets)",
-                          "or KBITS/RTTMS, e.g. 1000/200"]) { options, text throws(UsageError) in
+                          "or KBITS/RTTMS, e.g. 1000/200"],
+                   choices: NetworkProfile.presets.map(\.name)) { options, text throws(UsageError) in
             guard let network = NetworkProfile(parsing: text) else { throw byName("network").invalid(text) }
             options.network = network
         },
