@@ -76,3 +76,26 @@ import Testing
         #expect(wide.isEmpty, "\(wide)")
     }
 }
+
+/// The man page and the completions are made from the option table: every option of every command is in each.
+@Suite struct GeneratedFilesTests {
+    @Test(arguments: ["man", "bash", "zsh", "fish"])
+    func everyOptionIsThere(kind: String) throws {
+        let generated = try CLI.run(["--generate", kind])
+        #expect(generated.status == 0)
+        for command in ["process", "check", "sniff", "merge"] {
+            let help = try CLI.run([command, "--help"]).stdout
+            for line in help.split(separator: "\n") where line.hasPrefix("  --") && !line.hasPrefix("  --help") {
+                let name = String(line.dropFirst(4).split(separator: " ").first ?? "")
+                let spelled = kind == "man" ? #"\-\-"# + name.replacingOccurrences(of: "-", with: #"\-"#) : (kind == "fish" ? "-l \(name)" : "--\(name)")
+                #expect(generated.stdout.contains(spelled), "\(kind) lacks --\(name) (\(command))")
+            }
+        }
+    }
+
+    @Test func anUnknownKindIsAUsageError() throws {
+        let result = try CLI.run(["--generate", "html"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "notti-media: --generate expects one of synopsis, man, bash, zsh, fish\n")
+    }
+}

@@ -20,7 +20,7 @@ enum ManPage {
             lines += paragraphs(HelpText.prose(of: HelpText.text(for: command)))
             for spec in OptionTable.options(for: command) {
                 lines.append(".TP")
-                lines.append(".B \\-\\-\(spec.name)" + (spec.value.map { " \\fI\(escaped($0))\\fR" } ?? ""))
+                lines.append(".B \\-\\-" + escaped(spec.name) + (spec.value.map { " \\fI\(escaped($0))\\fR" } ?? ""))
                 lines.append(escaped(spec.help.joined(separator: " ")))
             }
         }
