@@ -73,6 +73,7 @@ struct CheckCommand {
                 })
             if let hostConnections = options.hostConnections { configuration.hostConnections = hostConnections }
             configuration.cache = Tool.openCache(options)
+            configuration.platforms = options.platforms
             pipeline = try CheckPipeline(configuration)
         } catch let error as ServiceExtensionError {
             return Tool.report(LocalError(error.message))
@@ -106,6 +107,11 @@ struct CheckCommand {
         if Signals.receivedSignal == nil && position == 0 && !options.allowEmpty {
             Console.fail("check found no payload in \(options.operands.joined(separator: " ")) (folders are walked for "
                 + "*.json, *.apns, *.jsonl and *.ndjson, hidden entries skipped); pass --allow-empty to accept that")
+            return ExitCode.usage
+        }
+        if Signals.receivedSignal == nil && summary.payloads == 0 && summary.skipped > 0 && !options.allowEmpty {
+            Console.fail("check found no delivery for --platform \(options.platforms.rawValue) in \(options.operands.joined(separator: " ")) "
+                + "(APNs payloads go to iOS only; an FCM send request goes to both); pass --allow-empty to accept that")
             return ExitCode.usage
         }
         let verdict = summary.failed > 0 ? ExitCode.failed : ExitCode.success

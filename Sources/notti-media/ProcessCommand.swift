@@ -36,6 +36,11 @@ struct ProcessCommand {
             if options.report { Console.out(JSONWriter.string(report.json, style: .pretty)) }
             return ExitCode.usage
         }
+        guard options.platforms.includes(.ios) else {
+            Console.fail("\(source) has no delivery for --platform \(options.platforms.rawValue): an APNs payload goes to iOS only "
+                + "(an FCM send request, {\"message\": ...}, goes to both)")
+            return ExitCode.usage
+        }
         let serviceExtension: ServiceExtension
         do {
             serviceExtension = try ServiceExtension(

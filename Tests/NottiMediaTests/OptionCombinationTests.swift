@@ -57,4 +57,25 @@ import Testing
         let time = try #require(merged.stdout.firstMatch(of: /<testsuites [^>]* time="([0-9.]+)"/)).1
         #expect(abs((Double(time) ?? 0) - shardSeconds) < 0.01, "\(time) vs \(shardSeconds)")
     }
+
+    @Test func everyRecordSaysItsPlatformAndAnAPNsPayloadIsIOSOnly() throws {
+        let out = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let line = payload(url: server.url("/media/logo.png"))
+        let json = try CLI.run(["check", "-", "--format", "json", "--cacert", Paths.testCA, "--out", out.path], stdin: line + "\n")
+        let records = OutFolder.records(ofJSONLines: json.stdout)
+        #expect(records.first?["platform"] as? String == "ios")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data((json.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any])
+        let platforms = try #require((summary["summary"] as? [String: Any])?["platforms"] as? [String: [String: Int]])
+        #expect(platforms["ios"] == ["payloads": 1, "passed": 1, "failed": 0])
+        #expect(platforms["android"] == ["payloads": 0, "passed": 0, "failed": 0])
+        let android = try CLI.run(["check", "-", "--platform", "android", "--out", out.path], stdin: line + "\n")
+        #expect(android.status == 2)
+        #expect(android.stderr.hasPrefix("notti-media: check found no delivery for --platform android in -"))
+        #expect(try CLI.run(["check", "-", "--platform", "android", "--allow-empty", "--out", out.path], stdin: line + "\n").status == 0)
+        let process = try CLI.run(["process", "-", "--platform", "android", "--out", out.path], stdin: line)
+        #expect(process.status == 2)
+        #expect(process.stderr.hasPrefix("notti-media: - has no delivery for --platform android: an APNs payload goes to iOS only"))
+        #expect(Paths.contents(of: out).count == 1, "only the first run's attachment")
+    }
 }

@@ -23,6 +23,8 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         package var cache: RevalidationCache?
         /// `--host-connections`: the most fetch workers that download from one host at once.
         public var hostConnections = 8
+        /// `--platform`: the deliveries checked; an input with none of them is skipped.
+        public var platforms = PlatformSelection.all
         /// Turns a finished report into the outputs' rendering; runs on worker threads.
         public var render: @Sendable (Report) -> Rendered
 
@@ -118,8 +120,12 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         }
         writerThread = JoinableThread {
             self.writer.run { record in
-                emit(record)
-                self.summary.add(record)
+                if record.skipped {
+                    self.summary.skipped += 1
+                } else {
+                    emit(record)
+                    self.summary.add(record)
+                }
                 self.window.signal()
             }
         }
@@ -211,6 +217,14 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
                     line: item.input.lineNumber, index: item.input.index)
             }
         }
+        // An APNs payload is delivered to iPhones only: under --platform android it is not checked.
+        guard configuration.platforms.includes(.ios) else {
+            var skipped = CheckRecord<Rendered>(
+                sequence: item.sequence, source: source, passed: true, diagnostics: [], media: [], attachments: [],
+                rendered: configuration.render(Report.invalidPayload(source: source, error: PayloadError(message: ""))))
+            skipped.skipped = true
+            return skipped
+        }
         let plan = PayloadPlan(payload, selection: configuration.selection, options: configuration.options, policies: policies) {
             checkedURLs.check($0, key: $1, allowHTTP: $2)
         }
@@ -294,6 +308,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         var record = CheckRecord(
             sequence: sequence, source: "", passed: report.passed, diagnostics: [], media: [], attachments: [], rendered: rendered)
         record.sdk = report.sdk
+        record.platform = report.platform
         swap(&record.source, &report.source)
         swap(&record.diagnostics, &report.diagnostics)
         swap(&record.media, &report.mediaVerdicts)

@@ -8,6 +8,10 @@ public struct CheckRecord<Rendered: Sendable>: Sendable {
     public var passed: Bool
     /// The profile the payload was checked under (under `--sdk auto`, the one detected).
     public var sdk: SDK = .notti
+    /// The phone it is about.
+    public var platform: Platform = .ios
+    /// True for an input with no delivery for `--platform`: nothing is written or counted for it.
+    public var skipped = false
     public var diagnostics: [Diagnostic]
     /// The verdicts of the media URLs this payload named.
     package var media: [MediaVerdict]

@@ -85,8 +85,15 @@ public struct CheckSummary: Sendable {
     package var profiles: [SDK] { SDK.allCases.filter { profileSeen[$0.ordinal] } }
     private var profileSeen = Array(repeating: false, count: SDK.allCases.count)
 
+    /// Inputs with no delivery for `--platform`, not checked (not part of the JSON).
+    public package(set) var skipped = 0
+    /// Per platform: records, passed, failed (a send request counts once per platform checked).
+    public private(set) var platforms: [Platform: (payloads: Int, passed: Int, failed: Int)] = [:]
+
     mutating func add<Rendered>(_ record: CheckRecord<Rendered>) {
         payloads += 1
+        platforms[record.platform, default: (0, 0, 0)].payloads += 1
+        if record.passed { platforms[record.platform, default: (0, 0, 0)].passed += 1 } else { platforms[record.platform, default: (0, 0, 0)].failed += 1 }
         profileSeen[record.sdk.ordinal] = true
         if record.passed { passed += 1 } else { failed += 1 }
         for (position, diagnostic) in record.diagnostics.enumerated()
@@ -115,6 +122,12 @@ public struct CheckSummary: Sendable {
         for index in networks.indices where record.media.contains(where: { $0.requestedAtSendTime && $0.misses[index] }) {
             missing[index] += 1
         }
+    }
+
+    /// Adds a shard's counts for one platform (when merging).
+    mutating func addPlatform(_ platform: Platform, payloads: Int, passed: Int, failed: Int) {
+        let known = platforms[platform] ?? (0, 0, 0)
+        platforms[platform] = (known.payloads + payloads, known.passed + passed, known.failed + failed)
     }
 
     /// Adds a media verdict named by `payloads` more payloads (a shard's summary, when merging).
@@ -169,6 +182,13 @@ public struct CheckSummary: Sendable {
                 JSONMember("payloads", .int(payloads)),
                 JSONMember("passed", .int(passed)),
                 JSONMember("failed", .int(failed)),
+                JSONMember("platforms", .object(Platform.allCases.map { platform in
+                    let counts = platforms[platform] ?? (0, 0, 0)
+                    return JSONMember(platform.rawValue, .object([
+                        JSONMember("payloads", .int(counts.payloads)), JSONMember("passed", .int(counts.passed)),
+                        JSONMember("failed", .int(counts.failed)),
+                    ]))
+                })),
                 JSONMember("interrupted", .bool(interrupted)),
                 JSONMember("strict", .bool(strict)),
                 JSONMember("shard", shard.map { .object([JSONMember("index", .int($0.index)), JSONMember("count", .int($0.count))]) } ?? .null),

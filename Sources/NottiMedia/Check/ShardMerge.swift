@@ -27,6 +27,7 @@ extension Report {
         index = json["index"]?.intValue
         if case .bool(true)? = json["sourceIsLine"] { sourceIsLine = true }
         if case .bool(true)? = json["sdkDetected"] { sdkDetected = true }
+        platform = json["platform"]?.stringValue.flatMap(Platform.init(rawValue:)) ?? .ios
     }
 }
 
@@ -78,6 +79,12 @@ extension CheckSummary {
             merged.passed += summary["passed"]?.intValue ?? 0
             merged.failed += summary["failed"]?.intValue ?? 0
             merged.interrupted = merged.interrupted || summary["interrupted"] == .bool(true)
+            for platform in Platform.allCases {
+                guard let counts = summary["platforms"]?[platform.rawValue], (counts["payloads"]?.intValue ?? 0) > 0 else { continue }
+                merged.addPlatform(
+                    platform, payloads: counts["payloads"]?.intValue ?? 0, passed: counts["passed"]?.intValue ?? 0,
+                    failed: counts["failed"]?.intValue ?? 0)
+            }
             if case .object(let codes)? = summary["diagnostics"] {
                 for code in codes { merged.codeCounts[code.key, default: 0] += code.value.intValue ?? 0 }
             }

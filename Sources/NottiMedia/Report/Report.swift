@@ -46,6 +46,8 @@ public struct Report: Sendable {
     public var index: Int?
     /// Whose extension was reproduced (under `--sdk auto`, the one detected).
     public var sdk: SDK
+    /// The phone the record is about: an APNs payload's is `ios`.
+    public var platform: Platform = .ios
     public var outcome: Outcome
     /// Why the content is unchanged; nil when attached.
     public var reason: DiagnosticCode?
@@ -101,6 +103,7 @@ public struct Report: Sendable {
         ] + (index.map { [JSONMember("index", .int($0))] } ?? []) + (sourceIsLine ? [JSONMember("sourceIsLine", .bool(true))] : [])
             + (sdkDetected ? [JSONMember("sdkDetected", .bool(true))] : []) + [
             JSONMember("sdk", .string(sdk.rawValue)),
+            JSONMember("platform", .string(platform.rawValue)),
             JSONMember("outcome", .string(outcome.rawValue)),
             JSONMember("reason", .optional(reason?.rawValue)),
             JSONMember("passed", .bool(passed)),

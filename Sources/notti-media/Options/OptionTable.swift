@@ -134,6 +134,12 @@ enum OptionTable {
                 throw byName("sdk").invalid(text)
             }
         },
+        OptionSpec("platform", value: "ios|android|all", [.process, .check], expects: "ios, android or all",
+                   help: ["the deliveries to check (default all): an APNs payload is delivered to iOS only, an FCM",
+                          "send request ({\"message\": ...}) to iOS and Android"]) { options, text throws(UsageError) in
+            guard let platforms = PlatformSelection(rawValue: text) else { throw byName("platform").invalid(text) }
+            options.platforms = platforms
+        },
         OptionSpec("allow-http", [.process, .check],
                    help: ["the app allows plain http (an App Transport Security", "exception); Notti refuses http whatever this says"]) { options, _ in
             options.allowHTTP = true

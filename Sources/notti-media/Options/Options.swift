@@ -36,6 +36,8 @@ struct Options {
     var jobs: Int?
     /// `--host-connections`: the most connections to one media host at once.
     var hostConnections: Int?
+    /// `--platform`: the deliveries checked.
+    var platforms = PlatformSelection.all
     var summaryOnly = false
     /// `--errors-only`: `check` text lists errors, not warnings.
     var errorsOnly = false

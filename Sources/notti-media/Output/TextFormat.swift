@@ -23,6 +23,14 @@ struct TextFormat: CheckRenderer, CheckSink {
         var lines: [String] = []
         let state = summary.interrupted ? "interrupted after" : "checked"
         lines.append("\(state) \(summary.payloads) payload\(summary.payloads == 1 ? "" : "s"): \(summary.passed) passed, \(summary.failed) failed")
+        // A line each per platform, once a run has records for more than iOS (FCM send requests).
+        if summary.platforms.keys.contains(where: { $0 != .ios }) {
+            for platform in Platform.allCases {
+                let counts = summary.platforms[platform] ?? (0, 0, 0)
+                lines.append("  \(platform.rawValue): \(counts.payloads) payload\(counts.payloads == 1 ? "" : "s"): "
+                    + "\(counts.passed) passed, \(counts.failed) failed")
+            }
+        }
         if !summary.codeCounts.isEmpty {
             lines.append("diagnostics: " + summary.codesByCount.map { "\($0.code) \($0.payloads)" }.joined(separator: ", "))
         }
