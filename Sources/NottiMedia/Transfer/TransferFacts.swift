@@ -32,7 +32,9 @@ package struct TransferFacts: Sendable, Equatable {
 
     /// The facts as the `--cache` row keeps them.
     var json: JSONValue {
-        .object([
+        // The caching headers as the report's `http` gives them (one encoding), then what only the row keeps.
+        let served: [JSONMember] = if case .object(let members)? = http?.json { members } else { [] }
+        return .object([
             JSONMember("finalUrl", .string(finalURL)),
             JSONMember("redirects", .int(redirects)),
             JSONMember("httpStatus", .optional(httpStatus)),
@@ -42,11 +44,7 @@ package struct TransferFacts: Sendable, Equatable {
             JSONMember("httpHop", httpHop.map { .object([JSONMember("number", .int($0.number)), JSONMember("url", .string($0.url))]) } ?? .null),
             JSONMember("elapsedMs", .int(elapsedMilliseconds)),
             JSONMember("timings", timings.json),
-            JSONMember("cacheControl", .optional(http?.cacheControl)),
-            JSONMember("etag", .optional(http?.etag)),
-            JSONMember("lastModified", .optional(http?.lastModified)),
-            JSONMember("age", .optional(http?.age)),
-            JSONMember("expires", .optional(http?.expires)),
+        ] + served + [
             JSONMember("setsCookie", .bool(http?.setsCookie ?? false)),
             JSONMember("vary", .optional(http?.vary)),
         ])
