@@ -73,8 +73,6 @@ final class MediaFetcher {
                 outcome = Self.failure(.networkError, error.message)
             }
             download.outcome = outcome
-            // The hasher reads the file back: it stops before the descriptor closes.
-            sink.stopHashing()
             // A file whose close fails (a full disk on some file systems) is not complete.
             if close(fileDescriptor) != 0, case .file = outcome {
                 download.outcome = Self.failure(.writeError, "cannot write the attachment: \(Errno(errno).message)")
@@ -155,12 +153,7 @@ final class MediaFetcher {
                 return Self.failure(.emptyMedia, "the server answered HTTP \(status) with an empty body")
             }
             download.transfer.contentDisposition = easy.header("Content-Disposition")
-            switch sink.finishHash() {
-            case .success(let sha256):
-                return .file(DownloadedFile(path: partialPath, bytes: sink.bytes, sha256: sha256))
-            case .failure(let error):
-                return Self.failure(.writeError, "cannot read the attachment back to hash it: \(error.message)")
-            }
+            return .file(DownloadedFile(path: partialPath, bytes: sink.bytes, sha256: sink.finishHash()))
         }
     }
 
