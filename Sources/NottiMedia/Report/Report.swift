@@ -117,7 +117,10 @@ public struct Report: Sendable {
 /// The `media` object of a report: every key always present, null when unknown.
 public struct MediaFacts: Sendable {
     // Copy-on-write (`CopyOnWrite`): every payload naming a URL carries these
-    // facts, and a campaign copies them many times a payload.
+    // facts, and a campaign copies them many times a payload. Measured this
+    // round, 1,000,000 lines, 3 alternating runs: 2.06 s with it, 3.05 s with the
+    // fields stored plainly (jq 3.16 s): it keeps the campaign target (at most
+    // jq's time) with a margin, so it stays.
     private struct Fields: Sendable {
         var url: String
         /// What the download found out; nil before one (a URL that failed its checks).
