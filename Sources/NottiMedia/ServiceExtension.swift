@@ -129,7 +129,9 @@ public final class ServiceExtension {
         let sniffedMime: String
         let leadingBytes: [UInt8]
         do {
-            sniffedMime = try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.mimeType(ofFileAt: file.path, size: file.bytes) }
+            let sniffed = try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.sniff(fileAt: file.path, size: file.bytes) }
+            sniffedMime = sniffed.mime
+            facts.dimensions = Dimensions(libmagicDescription: sniffed.description)
             leadingBytes = try Self.leadingBytes(ofFileAt: file.path)
         } catch {
             return .failed(facts, .writeError, "cannot read the downloaded file: \(error.message); \(DiagnosticCode.writeError.fix)")

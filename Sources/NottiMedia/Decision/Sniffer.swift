@@ -35,18 +35,40 @@ package final class Sniffer {
     /// only the pages libmagic actually reads come into memory.
     /// - Throws: `SnifferError` when the file cannot be read.
     package func mimeType(ofFileAt path: String, size: Int) throws(SnifferError) -> String {
+        try withMapping(ofFileAt: path, size: size) { bytes throws(SnifferError) in try mimeType(of: bytes) }
+    }
+
+    /// The MIME type and libmagic's description (`PNG image data, 48 x 48, ...`) of the file at `path`.
+    package func sniff(fileAt path: String, size: Int) throws(SnifferError) -> (mime: String, description: String) {
+        try withMapping(ofFileAt: path, size: size) { bytes throws(SnifferError) in
+            let mime = try mimeType(of: bytes)
+            // The description is the same database read without MAGIC_MIME_TYPE; the flags go back at once.
+            magic_setflags(cookie, MAGIC_ERROR)
+            defer { magic_setflags(cookie, MAGIC_MIME_TYPE | MAGIC_ERROR) }
+            return (mime, try result(of: bytes))
+        }
+    }
+
+    private func withMapping<T>(
+        ofFileAt path: String, size: Int, _ body: (UnsafeRawBufferPointer) throws(SnifferError) -> T
+    ) throws(SnifferError) -> T {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw SnifferError(message: String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        guard size > 0 else { return try mimeType(of: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard size > 0 else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0)
         guard let mapping, mapping != MAP_FAILED else { throw SnifferError(message: String(cString: strerror(errno))) }
         defer { munmap(mapping, size) }
-        return try mimeType(of: UnsafeRawBufferPointer(start: mapping, count: size))
+        return try body(UnsafeRawBufferPointer(start: mapping, count: size))
     }
 
     /// The MIME type of bytes in memory (an empty buffer is `application/x-empty`).
     package func mimeType(of bytes: UnsafeRawBufferPointer) throws(SnifferError) -> String {
+        try result(of: bytes)
+    }
+
+    /// What libmagic says of `bytes` under the cookie's current flags.
+    private func result(of bytes: UnsafeRawBufferPointer) throws(SnifferError) -> String {
         var empty: UInt8 = 0
         let result = withUnsafePointer(to: &empty) { emptyPointer in
             magic_buffer(cookie, bytes.baseAddress ?? UnsafeRawPointer(emptyPointer), bytes.count)

@@ -130,6 +130,7 @@ public struct MediaFacts: Sendable {
         var deviceType: DeviceTypeDecision?
         var identifier: String?
         var sniffedMime: String?
+        var dimensions: Dimensions?
         var bytes: Int?
         var sha256: String?
         var policy: MediaPolicy
@@ -171,6 +172,11 @@ public struct MediaFacts: Sendable {
     public var sniffedMime: String? {
         get { storage.box.fields.sniffedMime }
         set { storage.unique().fields.sniffedMime = newValue }
+    }
+    /// The picture's size, where libmagic's description of the file states it.
+    public var dimensions: Dimensions? {
+        get { storage.box.fields.dimensions }
+        set { storage.unique().fields.dimensions = newValue }
     }
     public var bytes: Int? {
         get { storage.box.fields.bytes }
@@ -258,6 +264,7 @@ public struct MediaFacts: Sendable {
         members += [
             JSONMember("bytes", .optional(bytes)),
             JSONMember("sha256", .optional(sha256)),
+            JSONMember("dimensions", dimensions?.json ?? .null),
             JSONMember("elapsedMs", .optional(elapsedMilliseconds)),
             JSONMember("timings", timings?.json ?? .null),
             JSONMember("http", http?.json ?? .null),

@@ -11,6 +11,7 @@ extension MediaDownload {
             JSONMember("bytes", .optional(facts.bytes)),
             JSONMember("sha256", .optional(facts.sha256)),
             JSONMember("sniffedMime", .string(sniffedMime)),
+            JSONMember("dimensions", facts.dimensions?.json ?? .null),
             JSONMember("leadingBytes", .array(leadingBytes.map { .int(Int($0)) })),
             JSONMember("file", .string(FilePaths.lastComponent(placedPath))),
             JSONMember("folder", .string(FilePaths.parent(placedPath))),
@@ -35,6 +36,9 @@ extension MediaDownload {
         facts.transfer = transfer
         facts.bytes = bytes
         facts.sha256 = sha256
+        if let width = record["dimensions"]?["width"]?.intValue, let height = record["dimensions"]?["height"]?.intValue {
+            facts.dimensions = Dimensions(width: width, height: height)
+        }
         facts.cacheState = "revalidated"
         var leading: [UInt8] = []
         if case .array(let values)? = record["leadingBytes"] { leading = values.compactMap { $0.intValue.map { UInt8(truncatingIfNeeded: $0) } } }
