@@ -131,7 +131,7 @@ public final class ServiceExtension {
         do {
             let sniffed = try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.sniff(fileAt: file.path, size: file.bytes) }
             sniffedMime = sniffed.mime
-            facts.dimensions = Dimensions(libmagicDescription: sniffed.description)
+            facts.dimensions = sniffed.description.flatMap(Dimensions.init(libmagicDescription:))
             leadingBytes = try Self.leadingBytes(ofFileAt: file.path)
         } catch {
             return .failed(facts, .writeError, "cannot read the downloaded file: \(error.message); \(DiagnosticCode.writeError.fix)")

@@ -78,4 +78,9 @@ import Testing
         #expect(process.stderr.hasPrefix("notti-media: - has no delivery for --platform android: an APNs payload goes to iOS only"))
         #expect(Paths.contents(of: out).count == 1, "only the first run's attachment")
     }
+
+    @Test func oneIsOnePayloadNotOnePayloads() throws {
+        let result = try CLI.run(["check", "-", "--out", Paths.temporaryFolder().path], stdin: payload(url: nil) + "\n")
+        #expect(result.stdout.contains("checked 1 payload: 1 passed, 0 failed"), "\(result.stdout)")
+    }
 }
