@@ -96,6 +96,36 @@ public final class ServiceExtension {
         return placement.report(plan, source: source, results: results, strict: strict)
     }
 
+    /// Every delivery of `payload` under `platforms`, each through the path: an APNs
+    /// payload's one report, a send request's two (iOS, then Android; SPEC 15), their
+    /// downloads made once, under a policy loose enough for both.
+    /// - Returns: the reports (none when `platforms` leaves nothing), or nil when `cancellation` stopped it.
+    /// - Throws: `PayloadError` for a send request FCM refuses (`message.data` not all strings).
+    package func handleDeliveries(
+        _ payload: Payload, source: String, platforms: PlatformSelection, strict: Bool = false, cancellation: Cancellation? = nil
+    ) throws(PayloadError) -> (isRequest: Bool, reports: [Report])? {
+        defer { releaseWorkingFiles() }
+        var plans: [(plan: PayloadPlan, source: String)] = []
+        let request = try SendRequest.parse(payload)
+        if let request {
+            for (delivery, platform) in [(request.ios, Platform.ios), (request.android, Platform.android)] where platforms.includes(platform) {
+                plans.append((PayloadPlan(delivery, selection: selection, options: options, platform: platform), "\(source)#\(platform.rawValue)"))
+            }
+        } else if platforms.includes(.ios) {
+            plans.append((PayloadPlan(payload, selection: selection, options: options), source))
+        }
+        // A request's downloads: the loosest policy of its deliveries, so one download is judged by each.
+        let fetchPolicy = request == nil ? selection.fetchPolicy(options) : .loosest(of: plans.map(\.plan.policy))
+        var results = MediaResults()
+        for (plan, _) in plans {
+            for url in plan.fetches where results[url.string] == nil {
+                guard let result = fetchMedia(url, policy: fetchPolicy, cancellation: cancellation) else { return nil }
+                results[url.string] = result
+            }
+        }
+        return (request != nil, plans.map { placement.report($0.plan, source: $0.source, results: results, strict: strict) })
+    }
+
     /// The step after judging that makes the attachment files some report lists.
     package var placement: AttachmentPlacement { AttachmentPlacement(ownedPaths: ownedPaths, cache: cache) }
 
@@ -140,7 +170,8 @@ public final class ServiceExtension {
         facts.sha256 = file.sha256
         if cache != nil { facts.cacheState = "fetched" }
         return .fetched(MediaDownload(
-            facts: facts, sourcePath: file.path, folder: outputDirectory, sniffedMime: sniffedMime, leadingBytes: leadingBytes))
+            facts: facts, sourcePath: file.path, folder: outputDirectory, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
+            frames: sniffedMime == "image/gif" ? GIFFrames.count(ofFileAt: file.path) : nil))
     }
 
     /// Removes the working files of this instance's downloads: once every report

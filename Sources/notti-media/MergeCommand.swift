@@ -34,17 +34,30 @@ struct MergeCommand {
             let format = try CheckCommand.makeFormat(options, scratch: scratch)
             let pullers = try shards.map { shard throws(LocalError) in try LinePuller(path: shard.path) }
             let total = shards.reduce(0) { $0 + $1.tag.payloads }
-            for index in 0..<total {
+            // Records, not positions: a send request's two records share their position.
+            var written = 0
+            var index = 0
+            // Each shard's next record, read ahead: a position's records are all of one shard's run of that index.
+            var ahead: [(line: [UInt8], record: JSONValue)?] = Array(repeating: nil, count: shards.count)
+            func pull(_ shard: Int) throws -> (line: [UInt8], record: JSONValue)? {
+                if let next = ahead[shard] { return next }
+                guard let line = try pullers[shard].next(), let record = try? JSONParser.parse(line), record["summary"] == nil else { return nil }
+                ahead[shard] = (line, record)
+                return ahead[shard]
+            }
+            while written < total {
                 let shard = index % shards.count
-                guard let line = try pullers[shard].next(),
-                      let record = try? JSONParser.parse(line), record["summary"] == nil
-                else {
+                guard let (line, record) = try pull(shard) else {
                     throw UsageError("\(shards[shard].path) ends before the record at position \(index): was that shard interrupted?")
                 }
                 guard record["index"]?.intValue == index else {
                     throw UsageError("\(shards[shard].path) has position \(record["index"]?.intValue.map(String.init) ?? "none") "
                         + "where position \(index) belongs: not a shard of this input")
                 }
+                ahead[shard] = nil
+                written += 1
+                // The next record of this shard may be this position's second (a send request's Android record).
+                if let next = try pull(shard), next.record["index"]?.intValue == index {} else { index += 1 }
                 if options.summaryOnly { continue }
                 // JSON: the line as the shard wrote it, byte for byte. Text and JUnit: rendered from it.
                 let rendered: String?

@@ -36,11 +36,6 @@ struct ProcessCommand {
             if options.report { Console.out(JSONWriter.string(report.json, style: .pretty)) }
             return ExitCode.usage
         }
-        guard options.platforms.includes(.ios) else {
-            Console.fail("\(source) has no delivery for --platform \(options.platforms.rawValue): an APNs payload goes to iOS only "
-                + "(an FCM send request, {\"message\": ...}, goes to both)")
-            return ExitCode.usage
-        }
         let serviceExtension: ServiceExtension
         do {
             serviceExtension = try ServiceExtension(
@@ -50,18 +45,39 @@ struct ProcessCommand {
             Console.fail(error.message)
             return ExitCode.localFailure
         }
-        guard let report = serviceExtension.handle(payload, source: source, strict: options.strict, cancellation: Signals.cancellation) else {
+        let handled: (isRequest: Bool, reports: [Report])?
+        do {
+            handled = try serviceExtension.handleDeliveries(
+                payload, source: source, platforms: options.platforms, strict: options.strict, cancellation: Signals.cancellation)
+        } catch {
+            // FCM refuses the request: nothing is delivered to either platform.
+            let report = Report.invalidPayload(source: source, sdk: options.reportedSDK, error: error)
+            report.diagnostics.forEach { Console.err(FindingLine.format($0, in: report)) }
+            if options.report { Console.out(JSONWriter.string(report.json, style: .pretty)) }
+            return ExitCode.usage
+        }
+        guard let (isRequest, reports) = handled else {
             return ExitCode.interrupted(by: Signals.receivedSignal ?? SIGINT)
         }
+        guard !reports.isEmpty else {
+            Console.fail("\(source) has no delivery for --platform \(options.platforms.rawValue): an APNs payload goes to iOS only "
+                + "(an FCM send request, {\"message\": ...}, goes to both)")
+            return ExitCode.usage
+        }
         if !options.quiet {
-            report.diagnostics.forEach { Console.err(FindingLine.format($0, in: report)) }
+            for report in reports { report.diagnostics.forEach { Console.err(FindingLine.format($0, in: report)) } }
         }
+        func output(_ report: Report) -> JSONValue { options.report ? report.json : report.content ?? .null }
         if options.format == .text {
-            Console.out(Self.summaryLine(report))
+            reports.forEach { Console.out(Self.summaryLine($0)) }
+        } else if isRequest {
+            // One object keyed by platform, holding the platforms checked.
+            Console.out(JSONWriter.string(.object(reports.map { JSONMember($0.platform.rawValue, output($0)) }), style: .pretty))
         } else {
-            Console.out(JSONWriter.string(options.report ? report.json : report.content ?? .null, style: .pretty))
+            Console.out(JSONWriter.string(output(reports[0]), style: .pretty))
         }
-        if report.reason == .writeError, let failure = report.diagnostics.first(where: { $0.code == DiagnosticCode.writeError.rawValue }) {
+        if let report = reports.first(where: { $0.reason == .writeError }),
+           let failure = report.diagnostics.first(where: { $0.code == DiagnosticCode.writeError.rawValue }) {
             // The content went out unchanged, as on a device, but this machine failed, not the media.
             Console.fail("\(failure.message) (attachments folder \(outputDirectory))")
             return ExitCode.localFailure

@@ -57,9 +57,9 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     /// in one lane's queue: a host never sees more connections than its lane has
     /// workers (each worker's libcurl handle keeps one open per host), whatever
     /// `--jobs` is, so the tool's own load never becomes a `timeout` verdict.
-    private let lanes: [BlockingQueue<MediaURL>]
+    private let lanes: [BlockingQueue<FetchJob>]
     private let cache = MediaCache<PendingPayload>()
-    /// Every download runs under it; each payload's report judges it under its own profile's.
+    /// Every APNs payload's download runs under it; each payload's report judges it under its own profile's.
     private let fetchPolicy: MediaPolicy
     private let policies: PolicyTable
     private let writer: OrderedWriter<CheckRecord<Rendered>>
@@ -106,7 +106,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         self.fetchers = fetchers
         placement = fetchers[0].value.placement
         let perHost = max(1, configuration.hostConnections)
-        lanes = (0..<((jobs + perHost - 1) / perHost)).map { _ in BlockingQueue<MediaURL>() }
+        lanes = (0..<((jobs + perHost - 1) / perHost)).map { _ in BlockingQueue<FetchJob>() }
     }
 
     /// Starts the workers and the writer; `emit` gets every record, in input order,
@@ -123,8 +123,10 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
                 if record.skipped {
                     self.summary.skipped += 1
                 } else {
-                    emit(record)
-                    self.summary.add(record)
+                    for written in [record] + record.companions {
+                        emit(written)
+                        self.summary.add(written)
+                    }
                 }
                 self.window.signal()
             }
@@ -203,59 +205,91 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         let source = item.input.source
         let payload: Payload
         let invalidSDK: SDK = if case .fixed(let sdk) = configuration.selection { sdk } else { .notti }
+        func invalid(_ error: PayloadError, source: String = source, platform: Platform = .ios) -> Report {
+            var report = Report.invalidPayload(source: source, sdk: invalidSDK, error: error, strict: configuration.strict)
+            report.platform = platform
+            return report
+        }
         switch item.input.body {
         case .unreadable(let message):
-            return record(item.sequence, Report.invalidPayload(
-                source: source, sdk: invalidSDK, error: PayloadError(message: message), strict: configuration.strict),
-                line: item.input.lineNumber, index: item.input.index)
+            return record(item.sequence, [invalid(PayloadError(message: message))], line: item.input.lineNumber, index: item.input.index)
         case .bytes(let bytes):
             do {
                 payload = try Payload(json: bytes)
             } catch {
-                return record(
-                    item.sequence, Report.invalidPayload(source: source, sdk: invalidSDK, error: error, strict: configuration.strict),
-                    line: item.input.lineNumber, index: item.input.index)
+                return record(item.sequence, [invalid(error)], line: item.input.lineNumber, index: item.input.index)
             }
         }
-        // An APNs payload is delivered to iPhones only: under --platform android it is not checked.
-        guard configuration.platforms.includes(.ios) else {
+        // An APNs payload is one delivery, to iPhones; an FCM send request two, iOS first (SPEC 15).
+        let deliveries: [Delivery]
+        let isRequest: Bool
+        do {
+            if let request = try SendRequest.parse(payload) {
+                isRequest = true
+                deliveries = [(request.ios, Platform.ios), (request.android, Platform.android)]
+                    .filter { configuration.platforms.includes($0.1) }
+                    .map { delivery, platform in
+                        Delivery(
+                            plan: PayloadPlan(
+                                delivery, selection: configuration.selection, options: configuration.options, policies: policies,
+                                platform: platform) { checkedURLs.check($0, key: $1, allowHTTP: $2) },
+                            source: "\(source)#\(platform.rawValue)")
+                    }
+            } else {
+                isRequest = false
+                deliveries = configuration.platforms.includes(.ios) ? [Delivery(
+                    plan: PayloadPlan(payload, selection: configuration.selection, options: configuration.options, policies: policies) {
+                        checkedURLs.check($0, key: $1, allowHTTP: $2)
+                    },
+                    source: source)] : []
+            }
+        } catch {
+            // FCM refuses the whole request: both records say so.
+            let reports = Platform.allCases.filter { configuration.platforms.includes($0) }
+                .map { invalid(error, source: "\(source)#\($0.rawValue)", platform: $0) }
+            return record(item.sequence, reports, line: item.input.lineNumber, index: item.input.index)
+        }
+        guard !deliveries.isEmpty else {
+            // No delivery for --platform: not checked.
             var skipped = CheckRecord<Rendered>(
                 sequence: item.sequence, source: source, passed: true, diagnostics: [], media: [], attachments: [],
-                rendered: configuration.render(Report.invalidPayload(source: source, error: PayloadError(message: ""))))
+                rendered: configuration.render(invalid(PayloadError(message: ""))))
             skipped.skipped = true
             return skipped
         }
-        let plan = PayloadPlan(payload, selection: configuration.selection, options: configuration.options, policies: policies) {
-            checkedURLs.check($0, key: $1, allowHTTP: $2)
+        var fetches: [MediaURL] = []
+        for delivery in deliveries {
+            for url in delivery.plan.fetches where !fetches.contains(where: { $0.string == url.string }) { fetches.append(url) }
         }
-        guard !plan.fetches.isEmpty else {
-            return record(
-                item.sequence, placement.report(plan, source: source, results: [:], strict: configuration.strict),
-                line: item.input.lineNumber, index: item.input.index)
+        guard !fetches.isEmpty else {
+            return record(item.sequence, reports(deliveries, results: [:]), line: item.input.lineNumber, index: item.input.index)
         }
         // A campaign names a few URLs many times: nearly every payload finds its
         // results in, and is reported at once, without a waiting payload.
         var pending: PendingPayload?
         var ready = MediaResults()
         var dropped = false
-        for url in plan.fetches {
-            let lookup = cache.lookup(url.string) {
+        // A request's downloads run under the loosest policy of its own deliveries (one
+        // download judged by each), cached apart from the run's APNs payloads' by that policy.
+        let policy = isRequest ? MediaPolicy.loosest(of: deliveries.map(\.plan.policy)) : fetchPolicy
+        for url in fetches {
+            let key = isRequest ? "\u{1}\(policy.cacheKey)\u{1}\(url.string)" : url.string
+            let lookup = cache.lookup(key) {
                 if let pending { return pending }
-                let made = PendingPayload(sequence: item.sequence, input: item.input, plan: plan)
+                let made = PendingPayload(sequence: item.sequence, input: item.input, deliveries: deliveries, needed: fetches.count)
                 pending = made
                 return made
             }
             switch lookup {
             case .ready(let result): ready[url.string] = result
-            case .parked(startFetch: true): lane(for: url).push(url)
+            case .parked(startFetch: true): lane(for: url).push(FetchJob(url: url, key: key, policy: policy))
             case .parked(startFetch: false): break
             case .abandoned: dropped = true
             }
         }
         guard let pending else {
             return dropped ? nil : record(
-                item.sequence, placement.report(plan, source: source, results: ready, strict: configuration.strict),
-                line: item.input.lineNumber, index: item.input.index)
+                item.sequence, reports(deliveries, results: ready), line: item.input.lineNumber, index: item.input.index)
         }
         // Some download is still running: whichever thread fills the last result reports.
         var finished: CheckRecord<Rendered>?
@@ -263,33 +297,43 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         return finished
     }
 
+    /// Each delivery's report, once its downloads are in.
+    private func reports(_ deliveries: [Delivery], results: MediaResults) -> [Report] {
+        deliveries.map { placement.report($0.plan, source: $0.source, results: results, strict: configuration.strict) }
+    }
+
     /// The lane of `url`'s host: the same host, the same lane, every time.
-    private func lane(for url: MediaURL) -> BlockingQueue<MediaURL> {
+    private func lane(for url: MediaURL) -> BlockingQueue<FetchJob> {
         // FNV-1a over the host's bytes: stable across runs, unlike Hasher.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in url.host.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         return lanes[Int(hash % UInt64(lanes.count))]
     }
 
-    private func fetchLoop(_ serviceExtension: ServiceExtension, lane: BlockingQueue<MediaURL>) {
-        while let url = lane.pop() {
+    private func fetchLoop(_ serviceExtension: ServiceExtension, lane: BlockingQueue<FetchJob>) {
+        while let job = lane.pop() {
             guard !isCancelled,
-                  let result = serviceExtension.fetchMedia(url, policy: fetchPolicy, cancellation: configuration.cancellation)
+                  let result = serviceExtension.fetchMedia(job.url, policy: job.policy, cancellation: configuration.cancellation)
             else {
-                cache.abandon(url.string)
+                cache.abandon(job.key)
                 continue
             }
-            writer.deliver(cache.complete(url.string, with: result).compactMap { pending in
-                pending.fill(url.string, with: result) ? finishRecord(pending) : nil
+            writer.deliver(cache.complete(job.key, with: result).compactMap { pending in
+                pending.fill(job.url.string, with: result) ? finishRecord(pending) : nil
             })
         }
     }
 
     private func finishRecord(_ pending: PendingPayload) -> CheckRecord<Rendered> {
-        record(
-            pending.sequence,
-            placement.report(pending.plan, source: pending.input.source, results: pending.results, strict: configuration.strict),
-            line: pending.input.lineNumber, index: pending.input.index)
+        record(pending.sequence, reports(pending.deliveries, results: pending.results), line: pending.input.lineNumber, index: pending.input.index)
+    }
+
+    /// The record of one input: its first delivery's, with the others (a send request's
+    /// Android delivery) as companions written right after it.
+    private func record(_ sequence: Int, _ reports: [Report], line: Int?, index: Int?) -> CheckRecord<Rendered> {
+        var first = record(sequence, reports[0], line: line, index: index)
+        first.companions = reports.dropFirst().map { record(sequence, $0, line: line, index: index) }
+        return first
     }
 
     private func record(_ sequence: Int, _ report: consuming Report, line: Int?, index: Int?) -> CheckRecord<Rendered> {
@@ -322,17 +366,20 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
 /// builds its record.
 final class PendingPayload: @unchecked Sendable {
     let sequence: Int
-    /// Where it came from (its bytes are not kept: `plan` has the payload).
+    /// Where it came from (its bytes are not kept: the plans have the payload).
     let input: CheckInput
-    let plan: PayloadPlan
+    let deliveries: [Delivery]
+    /// Distinct URLs its deliveries fetch.
+    private let needed: Int
     // Guarded by `lock`; read by the one thread whose `fill` returned true.
     private let lock = Lock()
     private(set) var results = MediaResults()
 
-    init(sequence: Int, input: CheckInput, plan: PayloadPlan) {
+    init(sequence: Int, input: CheckInput, deliveries: [Delivery], needed: Int) {
         self.sequence = sequence
         self.input = CheckInput(source: input.source, body: .unreadable(""), lineNumber: input.lineNumber, index: input.index)
-        self.plan = plan
+        self.deliveries = deliveries
+        self.needed = needed
     }
 
     /// Records one URL's result; true for the call that completes the payload.
@@ -341,8 +388,22 @@ final class PendingPayload: @unchecked Sendable {
         defer { lock.unlock() }
         guard results[url] == nil else { return false }
         results[url] = result
-        return results.count == plan.fetches.count
+        return results.count == needed
     }
+}
+
+/// One delivery of an input: its plan, and the source its record carries
+/// (`path`, or `path#ios` / `path#android` for a send request).
+struct Delivery: Sendable {
+    let plan: PayloadPlan
+    let source: String
+}
+
+/// One download for the fetch workers: the URL, its cache key, the policy it runs under.
+struct FetchJob: Sendable {
+    let url: MediaURL
+    let key: String
+    let policy: MediaPolicy
 }
 
 /// `MediaURL.check` remembered per URL text, for one thread: a campaign names

@@ -12,6 +12,8 @@ public struct CheckRecord<Rendered: Sendable>: Sendable {
     public var platform: Platform = .ios
     /// True for an input with no delivery for `--platform`: nothing is written or counted for it.
     public var skipped = false
+    /// The input's other records, written right after this one (a send request's Android record).
+    public var companions: [CheckRecord] = []
     public var diagnostics: [Diagnostic]
     /// The verdicts of the media URLs this payload named.
     package var media: [MediaVerdict]

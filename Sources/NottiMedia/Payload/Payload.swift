@@ -44,6 +44,11 @@ public struct Payload: Sendable, Equatable {
         self.byteCount = bytes.count
     }
 
+    init(root: JSONValue, byteCount: Int) {
+        self.root = root
+        self.byteCount = byteCount
+    }
+
     /// The `aps` dictionary, when it is one.
     package var aps: JSONValue? {
         guard let aps = root["aps"], case .object = aps else { return nil }

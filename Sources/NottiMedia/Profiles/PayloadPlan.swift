@@ -32,17 +32,28 @@ package final class PayloadPlan: Sendable {
     /// - Parameters:
     ///   - policies: every SDK's policy under `options`, when the caller made them once for many payloads.
     ///   - checkURL: section 2's URL check (`MediaURL.check`); `check` passes a memoized one.
+    ///   - platform: whose delivery `payload` is: an APNs payload (iOS), or a send request's Android message.
     package init(
-        _ payload: Payload, selection: SDKSelection, options: FetchOptions, policies: PolicyTable? = nil,
+        _ payload: Payload, selection: SDKSelection, options: FetchOptions, policies: PolicyTable? = nil, platform: Platform = .ios,
         checkURL: (JSONValue?, String, Bool) -> MediaURL.Verdict = { MediaURL.check($0, key: $1, allowHTTP: $2) }
     ) {
-        let (sdk, alsoDetected) = selection.resolve(for: payload)
-        let profile = sdk.profile
+        let profile: SDKProfile
+        let alsoDetected: [SDK]
+        switch platform {
+        case .ios:
+            let resolved = selection.resolve(for: payload)
+            profile = resolved.sdk.profile
+            alsoDetected = resolved.alsoPresent
+            self.policy = policies?[resolved.sdk] ?? profile.policy(options)
+        case .android:
+            profile = SDKProfile.android(for: payload, selection: selection)
+            alsoDetected = []
+            self.policy = profile.policy(options)
+        }
         if case .auto = selection { profileDetected = true } else { profileDetected = false }
         self.payload = payload
         self.profile = profile
         self.alsoDetected = alsoDetected
-        self.policy = policies?[sdk] ?? profile.policy(options)
         self.network = options.network
         self.spec = profile.readSpec(payload)
         var planned: [PlannedEntry] = []
@@ -64,7 +75,10 @@ package final class PayloadPlan: Sendable {
     ) -> PlannedEntry.Step {
         if profile.treatsOtherSchemesAsBundleFiles, case .string(let text) = entry.value, !text.isEmpty {
             let scheme = text.range(ofBytes: "://").map { text[..<$0.lowerBound].lowercased() }
-            if scheme != "http" && scheme != "https" {
+            // OneSignal on iOS reads the scheme without case; on Android, `startsWith("http://")` or "https://".
+            let isURL = profile.platform == .android
+                ? text.hasPrefix("http://") || text.hasPrefix("https://") : scheme == "http" || scheme == "https"
+            if !isURL {
                 return .bundleResource(
                     "the value \(quoted(text)) is not an http(s) URL: \(profile.sdk.displayName) attaches the file of that name "
                         + "from the app bundle, if the app ships one; make sure it does, or send a URL")
@@ -77,6 +91,10 @@ package final class PayloadPlan: Sendable {
         case .notHTTPS(let scheme):
             if profile.refusesHTTPItself {
                 return .failed(.notHTTPS, "the URL scheme is \(scheme): the SDK only downloads https; \(DiagnosticCode.notHTTPS.fix)")
+            }
+            if scheme == "http" && profile.platform == .android {
+                return .failed(.notHTTPS, "the URL scheme is http: Android's default network security policy (apps targeting "
+                    + "Android 9, API 28, or later) blocks cleartext http unless the app permits it; serve the media over https")
             }
             if scheme == "http" {
                 return .failed(.notHTTPS, "the URL scheme is http: App Transport Security blocks plain http on a device "

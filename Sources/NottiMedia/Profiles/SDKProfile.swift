@@ -49,12 +49,23 @@ package final class SDKProfile: Sendable {
     package let treatsOtherSchemesAsBundleFiles: Bool
     /// Reads the payload's media entries, as the SDK's own decoder would.
     package let readSpec: @Sendable (Payload) -> MediaSpec
+    /// The phone whose rules these are: iOS's extension, or Android's notification code
+    /// (the picture must decode as a bitmap; cleartext blocked by Android's policy).
+    package let platform: Platform
+    /// Redirects followed; one more is `too_many_redirects` (iOS's SDKs 5, HttpURLConnection 20).
+    package let maxRedirects: Int
+    /// A connection that takes longer fails the download (Airship on Android: 2 s); nil: the deadline alone.
+    package let connectTimeoutSeconds: Double?
 
     init(
         sdk: SDK, mediaKeys: [[String]], refusesHTTPItself: Bool, deadlineSeconds: Double, sizeCap: SizeCap,
         typeRule: TypeRule?, failurePolicy: FailurePolicy, identifier: IdentifierRule, treatsOtherSchemesAsBundleFiles: Bool,
+        platform: Platform = .ios, maxRedirects: Int = MediaPolicy.sdkMaxRedirects, connectTimeoutSeconds: Double? = nil,
         readSpec: @escaping @Sendable (Payload) -> MediaSpec
     ) {
+        self.platform = platform
+        self.maxRedirects = maxRedirects
+        self.connectTimeoutSeconds = connectTimeoutSeconds
         self.sdk = sdk
         self.mediaKeys = mediaKeys
         self.refusesHTTPItself = refusesHTTPItself
@@ -108,17 +119,25 @@ package final class SDKProfile: Sendable {
     package func policy(_ options: FetchOptions) -> MediaPolicy {
         let cap: (bytes: Int, description: String?)
         switch sizeCap {
+        case .streamed(let bytes) where platform == .android:
+            cap = (bytes, "\(sdk.displayName)'s Android limit of 1 MiB (\(bytes) bytes)")
         case .streamed(let bytes): cap = (bytes, nil)
         case .announced(let bytes): cap = (bytes, "\(sdk.displayName)'s \(bytes)-byte limit (announced lengths only)")
+        case .none where platform == .android:
+            cap = (DeviceModel.largestLimitBytes, "the tool's read bound (\(DeviceModel.largestLimitBytes) bytes; \(sdk.displayName) sets no cap on Android)")
         case .none: cap = (DeviceModel.largestLimitBytes, "iOS's largest attachment limit (\(DeviceModel.largestLimitBytes) bytes, video)")
         }
-        return MediaPolicy(
+        var policy = MediaPolicy(
             maxBytes: options.maxBytes ?? cap.bytes,
             timeoutSeconds: options.timeoutSeconds ?? deadlineSeconds,
+            maxRedirects: maxRedirects,
             extraCAFile: options.extraCAFile, connectTo: options.connectTo,
             denyPrivateNetworks: options.denyPrivateNetworks,
-            allowHTTP: !refusesHTTPItself && options.allowHTTP, httpRefusedByATS: !refusesHTTPItself,
+            allowHTTP: !refusesHTTPItself && options.allowHTTP, httpRefusedByATS: !refusesHTTPItself && platform == .ios,
             capDescription: options.maxBytes == nil ? cap.description : nil)
+        policy.httpRefusedByAndroid = platform == .android
+        policy.connectTimeoutSeconds = options.timeoutSeconds == nil ? connectTimeoutSeconds : nil
+        return policy
     }
 }
 

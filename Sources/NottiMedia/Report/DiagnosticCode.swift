@@ -34,6 +34,9 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case foreignMediaKey = "foreign_media_key"
     case ambiguousSDK = "ambiguous_sdk"
     case duplicateKey = "duplicate_key"
+    case animationLost = "animation_lost"
+    case needsAndroidVersion = "needs_android_version"
+    case noAndroidMedia = "no_android_media"
     case notCacheable = "not_cacheable"
     case slowNetwork = "slow_network"
 
@@ -49,7 +52,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     public var isReason: Bool {
         switch self {
         case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch,
-             .foreignMediaKey, .ambiguousSDK, .duplicateKey, .notCacheable, .slowNetwork: false
+             .foreignMediaKey, .ambiguousSDK, .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable, .slowNetwork: false
         default: true
         }
     }
@@ -97,6 +100,9 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .foreignMediaKey: "use the chosen SDK's media key, or check the payload with that SDK's --sdk"
         case .ambiguousSDK: "keep one SDK's media key per payload"
         case .duplicateKey: "keep one copy of the key"
+        case .animationLost: "send a still picture for Android (its first frame is what shows), or accept the still"
+        case .needsAndroidVersion: "send a jpg or png for older phones"
+        case .noAndroidMedia: "set notification.image (or android.notification.image) for Android"
         case .notCacheable: "serve it with Cache-Control: public, max-age=86400 and no Set-Cookie"
         case .slowNetwork: "serve a smaller file"
         }
@@ -132,6 +138,9 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .foreignMediaKey: "This push carries another SDK's media, which this SDK ignores."
         case .ambiguousSDK: "This push carries media for several SDKs."
         case .duplicateKey: "A key appears twice in one object: which copy the phone keeps is not promised."
+        case .animationLost: "Android shows only the first frame of this animated GIF."
+        case .needsAndroidVersion: "Older Android phones cannot show this picture format."
+        case .noAndroidMedia: "Android phones show this push without a picture: nothing there reads its media key."
         case .notCacheable: "A CDN will not cache this file: every phone downloads it from the origin server."
         case .slowNetwork: "On a slow network the file takes longer than the extension may wait: those users get no media."
         }

@@ -77,6 +77,20 @@ package enum Lints {
         }
     }
 
+    /// An Android delivery's own findings: `no_android_media` when it has no
+    /// notification image and its data carries the media key of a profile with no
+    /// Android path (Notti's, CleverTap's).
+    package static func androidDiagnostics(for payload: Payload) -> [Diagnostic] {
+        guard payload.root.value(at: ["notification", "image"]) == nil else { return [] }
+        for key in [Payload.mediaURLKey, "ct_mediaUrl"] {
+            guard case .string? = payload.root["data"]?[key] else { continue }
+            return [Diagnostic(
+                .warning, .noAndroidMedia,
+                "nothing on Android reads \(key); set notification.image (or android.notification.image) for Android phones to show the picture")]
+        }
+        return []
+    }
+
     /// True when some object in `value` repeats a key: no allocation, as every payload of a campaign runs it.
     private static func hasDuplicateKeys(_ value: JSONValue) -> Bool {
         switch value {

@@ -73,6 +73,13 @@ extension MediaResult {
             if let elapsed = facts.elapsedMilliseconds, Double(elapsed) > policy.timeoutSeconds * 1000 {
                 return failed(.timeout, MediaFetcher.timeoutMessage(policy))
             }
+            if let connect = policy.connectTimeoutSeconds, let timings = facts.timings,
+               Double(timings.dnsMs + timings.connectMs) > connect * 1000 {
+                return failed(.timeout, "the connection took longer than \(NumberText.decimal(connect)) s; \(DiagnosticCode.timeout.fix)")
+            }
+            if let redirects = facts.redirects, redirects > policy.maxRedirects {
+                return failed(.tooManyRedirects, "more than \(policy.maxRedirects) redirects; \(DiagnosticCode.tooManyRedirects.fix)")
+            }
             if let announced = facts.announcedBytes, announced > policy.maxBytes {
                 facts.tooLargeAnnounced = true
                 return failed(.tooLarge, MediaFetcher.tooLargeMessage(policy, announced: true))

@@ -59,6 +59,8 @@ public struct Report: Sendable {
         case none
         case value(JSONValue)
         case payload(Payload, attachments: [Attachment], overrides: ContentOverrides?)
+        /// An Android delivery: its notification, and the picture it shows, if any.
+        case android(Payload, picture: Attachment?, dimensions: Dimensions?)
     }
 
     package var contentSource: ContentSource
@@ -70,6 +72,8 @@ public struct Report: Sendable {
         case .value(let value): value
         case .payload(let payload, let attachments, let overrides):
             NotificationContent.json(for: payload, attachments: attachments, overrides: overrides)
+        case .android(let payload, let picture, let dimensions):
+            AndroidContent.json(for: payload, picture: picture, dimensions: dimensions)
         }
     }
     /// The attached files (also in `content`'s `attachments`), in listed order.

@@ -27,19 +27,25 @@ extension PayloadPlan {
                     ?? profile.failurePolicy.delivery(of: judged.attachments, firstFailure: judged.firstFailure, bundled: judged.bundled, overrides: overrides)
             }
         }
+        let content: Report.ContentSource = switch profile.platform {
+        case .ios: .payload(payload, attachments: delivery.attachments, overrides: delivery.overrides)
+        case .android: .android(payload, picture: delivery.attachments.first, dimensions: judged.media.all.first?.dimensions)
+        }
         var report = Report(
             source: source, sdk: profile.sdk, outcome: delivery.outcome, reason: delivery.reason, media: judged.media,
             // Most payloads of a campaign have only the payload's own findings, or none.
             diagnostics: judged.errors.isEmpty && judged.warnings.isEmpty ? context : judged.errors + context + judged.warnings,
-            contentSource: .payload(payload, attachments: delivery.attachments, overrides: delivery.overrides),
-            attachments: delivery.attachments, strict: strict, mediaVerdicts: judged.verdicts)
+            contentSource: content, attachments: delivery.attachments, strict: strict, mediaVerdicts: judged.verdicts)
         report.sdkDetected = profileDetected
+        report.platform = profile.platform
         return report
     }
 
     /// The payload's own findings, whatever its media does: the lints, and the SDK-choice warnings.
     private func payloadFindings() -> [Diagnostic] {
         let sdk = profile.sdk
+        // An Android notification always shows: iOS's lints are about the iOS record alone.
+        guard profile.platform == .ios else { return Lints.androidDiagnostics(for: payload) }
         var found = Lints.payloadDiagnostics(for: payload, sdk: sdk)
         if !alsoDetected.isEmpty {
             found.append(Diagnostic(

@@ -95,6 +95,11 @@ final class CurlEasy {
         try set("CURLOPT_TIMEOUT_MS", CURLOPT_TIMEOUT_MS, max(1, milliseconds))
     }
 
+    /// `CURLOPT_CONNECTTIMEOUT_MS`: the most the connection may take (0: libcurl's default; the handle is reused).
+    func setConnectTimeout(milliseconds: Int) throws(CurlOptionError) {
+        try set("CURLOPT_CONNECTTIMEOUT_MS", CURLOPT_CONNECTTIMEOUT_MS, max(0, milliseconds))
+    }
+
     /// `CURLOPT_MAXFILESIZE_LARGE`: refuses a response whose Content-Length announces
     /// more; it does not stop unannounced or lying lengths (the write callback does).
     func setMaxFileSize(_ bytes: Int) throws(CurlOptionError) {

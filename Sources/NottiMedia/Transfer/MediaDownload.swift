@@ -20,6 +20,8 @@ package final class MediaDownload: Sendable {
     package let sniffedMime: String
     /// The file's first bytes, for the magic-number tables some SDKs type files by.
     package let leadingBytes: [UInt8]
+    /// For a GIF, its frames (counted to 2): Android shows the first alone.
+    let frames: Int?
     /// The final response's Content-Disposition header, as sent.
     var contentDisposition: String? { facts.transfer?.contentDisposition }
     /// Notti's verdict on it: one of its five types or jpg, its warnings, iOS's
@@ -45,8 +47,9 @@ package final class MediaDownload: Sendable {
 
     init(
         facts: MediaFacts, sourcePath: String, folder: String, sniffedMime: String, leadingBytes: [UInt8],
-        fetchedUnder: MediaPolicy? = nil, placed: PlacedNames = PlacedNames()
+        frames: Int? = nil, fetchedUnder: MediaPolicy? = nil, placed: PlacedNames = PlacedNames()
     ) {
+        self.frames = frames
         self.facts = facts
         self.fetchedUnder = fetchedUnder ?? facts.policy
         self.sourcePath = sourcePath
@@ -80,7 +83,7 @@ package final class MediaDownload: Sendable {
     func with(facts: MediaFacts) -> MediaDownload {
         MediaDownload(
             facts: facts, sourcePath: sourcePath, folder: folder, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
-            fetchedUnder: fetchedUnder, placed: placed)
+            frames: frames, fetchedUnder: fetchedUnder, placed: placed)
     }
 
     /// Where an attachment of these bytes named `fileExtension` lives: a pure function

@@ -100,6 +100,7 @@ final class MediaFetcher {
             do {
                 try easy.setURL(download.transfer.finalURL)
                 try easy.setTimeout(milliseconds: Self.milliseconds(remaining))
+                try easy.setConnectTimeout(milliseconds: policy.connectTimeoutSeconds.map { Int(($0 * 1000).rounded()) } ?? 0)
             } catch {
                 return Self.failure(.networkError, error.message)
             }
@@ -204,6 +205,7 @@ final class MediaFetcher {
     static func insecureRedirectMessage(_ policy: MediaPolicy, _ hop: RedirectHop) -> String {
         let allowed = policy.allowHTTP ? "only https and http are allowed"
             : policy.httpRefusedByATS ? "App Transport Security allows only https unless the app declares an exception"
+            : policy.httpRefusedByAndroid ? "Android's default network security policy (apps targeting Android 9, API 28, or later) blocks cleartext http"
             : "only https is allowed"
         return "redirect \(hop.number) leads to \(quoted(hop.url)): \(allowed); \(DiagnosticCode.insecureRedirect.fix)"
     }

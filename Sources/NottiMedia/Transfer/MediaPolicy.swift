@@ -31,6 +31,10 @@ package struct MediaPolicy: Sendable, Equatable {
     /// Plain http is refused by App Transport Security (every SDK but Notti, which
     /// refuses it itself): messages say so.
     package var httpRefusedByATS: Bool
+    /// Plain http is refused by Android's default network security policy (apps targeting API 28+): messages say so.
+    package var httpRefusedByAndroid = false
+    /// The most the connection may take (Airship on Android: 2 s); nil: the deadline alone.
+    package var connectTimeoutSeconds: Double?
     /// Whose limit `maxBytes` is, for messages ("iOS's largest attachment limit
     /// (50000000 bytes, video)"); nil: the SDK's own, or one the user set.
     package var capDescription: String?

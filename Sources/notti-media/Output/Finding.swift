@@ -21,10 +21,15 @@ struct Finding {
 
     /// Every finding of `report`, in its order.
     static func all(in report: Report) -> [Finding] {
-        var file = report.source
+        // A send request's records say which delivery they are (`path:7#android`): the file is `path`.
+        var source = Substring(report.source)
+        for platform in Platform.allCases where source.hasSuffix("#\(platform.rawValue)") {
+            source = source.dropLast(platform.rawValue.count + 1)
+        }
+        var file = String(source)
         var line: Int?
-        if report.sourceIsLine, let colon = report.source.lastIndex(of: ":"), let number = Int(report.source[report.source.index(after: colon)...]) {
-            file = String(report.source[..<colon])
+        if report.sourceIsLine, let colon = source.lastIndex(of: ":"), let number = Int(source[source.index(after: colon)...]) {
+            file = String(source[..<colon])
             line = number
         }
         let under = report.sdkDetected ? "under \(report.sdk.rawValue): " : ""

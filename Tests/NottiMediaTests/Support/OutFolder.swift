@@ -10,7 +10,9 @@ enum OutFolder {
         for record in records {
             // A `process` content object, or a report (whose content holds the attachments).
             let content = record["content"] as? [String: Any] ?? record
-            for attachment in content["attachments"] as? [[String: Any]] ?? [] {
+            // iOS attachments, and an Android record's picture.
+            let picture = (content["picture"] as? [String: Any]).map { [$0] } ?? []
+            for attachment in (content["attachments"] as? [[String: Any]] ?? []) + picture {
                 if let url = attachment["url"] as? String { names.insert(URL(string: url)?.lastPathComponent ?? url) }
             }
         }

@@ -1,0 +1,71 @@
+/// What Android phones do with a send request's picture (SPEC 15): the
+/// notification always shows; the big picture shows when it downloads within
+/// the rules of whose code displays it and decodes as a bitmap. Each is a
+/// profile in the iOS profiles' shape, read from the Android delivery
+/// (`{"notification": {"title", "body", "image"}, "data": {...}}`, `SendRequest`).
+extension SDKProfile {
+    /// Firebase's own display code (firebase-android-sdk `ImageDownload`):
+    /// `notification.image`; a Content-Length over 1,048,576 bytes refused, the
+    /// body read to at most 1,048,577; 5 s for the whole download.
+    package static let androidFCM = SDKProfile(
+        sdk: .fcm, mediaKeys: [["notification", "image"]], refusesHTTPItself: false, deadlineSeconds: 5,
+        sizeCap: .streamed(1_048_576), typeRule: nil, failurePolicy: .single, identifier: .fixed(""),
+        treatsOtherSchemesAsBundleFiles: false, platform: .android, maxRedirects: 20,
+        readSpec: { payload in
+            guard let image = payload.root.value(at: ["notification", "image"]) else { return .absent }
+            guard case .string = image else {
+                return .invalid("notification.image must be a string, not \(image.kindName): Android shows the notification without a picture")
+            }
+            return .entries([MediaEntry(key: "notification.image", value: image)], overrides: nil)
+        })
+
+    /// Airship (urbanairship android-library `StyleNotificationExtender`): the data
+    /// key `com.urbanairship.style`, a JSON text `{"type": "big_picture", "big_picture": URL}`;
+    /// 7 s for the download, 2 s to connect; no cap of its own.
+    package static let androidAirship = SDKProfile(
+        sdk: .airship, mediaKeys: [["data", styleKey]], refusesHTTPItself: false, deadlineSeconds: 7,
+        sizeCap: .none, typeRule: nil, failurePolicy: .single, identifier: .fixed(""),
+        treatsOtherSchemesAsBundleFiles: false, platform: .android, maxRedirects: 20, connectTimeoutSeconds: 2,
+        readSpec: { payload in
+            guard case .string(let text)? = payload.root.value(at: ["data", styleKey]) else { return .absent }
+            guard let style = try? JSONParser.parse(Array(text.utf8)), case .object = style else {
+                return .invalid("data.\(styleKey) is not valid JSON: Airship shows the notification as text")
+            }
+            guard style["type"]?.stringValue == "big_picture" else { return .entries([], overrides: nil) }
+            guard case .string? = style["big_picture"] else {
+                return .invalid("data.\(styleKey) is a big_picture style without a big_picture URL string: Airship shows the text style")
+            }
+            return .entries([MediaEntry(key: "data.\(styleKey).big_picture", value: style["big_picture"]!)], overrides: nil)
+        })
+
+    /// OneSignal (OneSignal-Android-SDK `NotificationDisplayBuilder`): `data.bicon`;
+    /// a value not starting with `http://` or `https://` (case-sensitive) names a
+    /// resource in the app; no cap or deadline of its own (the tool's bounds: 20 s).
+    package static let androidOneSignal = SDKProfile(
+        sdk: .onesignal, mediaKeys: [["data", "bicon"]], refusesHTTPItself: false, deadlineSeconds: 20,
+        sizeCap: .none, typeRule: nil, failurePolicy: .single, identifier: .fixed(""),
+        treatsOtherSchemesAsBundleFiles: true, platform: .android, maxRedirects: 20,
+        readSpec: { payload in
+            guard let bicon = payload.root.value(at: ["data", "bicon"]) else { return .absent }
+            return .entries([MediaEntry(key: "data.bicon", value: bicon)], overrides: nil)
+        })
+
+    static let styleKey = "com.urbanairship.style"
+
+    /// Whose code shows an Android delivery's picture: a notification image is
+    /// Firebase's own display code's, whatever SDK the app also has; without one,
+    /// the chosen SDK's Android rules (under `auto`, the data key present), else none.
+    package static func android(for payload: Payload, selection: SDKSelection) -> SDKProfile {
+        if payload.root.value(at: ["notification", "image"]) != nil { return .androidFCM }
+        let present: [SDK] = [.onesignal, .airship].filter { sdk in
+            sdk == .onesignal ? payload.root.value(at: ["data", "bicon"]) != nil : payload.root.value(at: ["data", styleKey]) != nil
+        }
+        switch selection {
+        case .fixed(.onesignal): return .androidOneSignal
+        case .fixed(.airship): return .androidAirship
+        case .fixed: return .androidFCM
+        case .auto: return present.first.map { $0 == .onesignal ? .androidOneSignal : .androidAirship } ?? .androidFCM
+        }
+    }
+
+}
