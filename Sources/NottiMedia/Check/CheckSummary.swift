@@ -43,11 +43,12 @@ public struct CheckSummary: Sendable {
         }
 
         mutating func add(_ verdict: MediaVerdict, payloads: Int) {
-            if let index = profiles.firstIndex(where: { $0.verdict.sdk == verdict.sdk }) {
+            if let index = profiles.firstIndex(where: { $0.verdict.sdk == verdict.sdk && $0.verdict.platform == verdict.platform }) {
                 profiles[index].payloads += payloads
             } else {
                 profiles.append((verdict, payloads))
-                profiles.sort { $0.verdict.sdk.ordinal < $1.verdict.sdk.ordinal }
+                // iOS's profiles first, then Android's, each in --sdk's order.
+                profiles.sort { ($0.verdict.platform == .android ? 1 : 0, $0.verdict.sdk.ordinal) < ($1.verdict.platform == .android ? 1 : 0, $1.verdict.sdk.ordinal) }
             }
         }
     }
@@ -108,7 +109,7 @@ public struct CheckSummary: Sendable {
         for verdict in record.media {
             if several && !seen.insert(verdict.url).inserted { continue }
             if let index = media.index(forKey: verdict.url), media.values[index].profiles.count == 1,
-               media.values[index].profiles[0].verdict.sdk == verdict.sdk {
+               media.values[index].profiles[0].verdict.sdk == verdict.sdk, media.values[index].profiles[0].verdict.platform == verdict.platform {
                 // The common case, one profile per URL: one hash lookup, a count in place.
                 media.values[index].profiles[0].payloads += 1
             } else {

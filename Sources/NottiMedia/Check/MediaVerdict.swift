@@ -2,6 +2,8 @@
 package struct MediaVerdict: Sendable, Equatable {
     package var url: String
     package var sdk: SDK
+    /// The phone whose rules judged it (a send request's picture is judged for both).
+    package var platform: Platform = .ios
     /// Why payloads naming it go out without it; nil when it attaches.
     package var reason: DiagnosticCode?
     package var message: String?
@@ -55,7 +57,12 @@ package struct MediaVerdict: Sendable, Equatable {
     }
 
     /// What the summary counts by: the URL under one SDK's rules.
-    package var key: String { sdk == .notti ? url : "\(url) (\(sdk.rawValue))" }
+    package var key: String {
+        platform == .android ? "\(url) (\(sdk.rawValue) android)" : sdk == .notti ? url : "\(url) (\(sdk.rawValue))"
+    }
+
+    /// The profile that judged it, as people read it: `braze`, `fcm android`.
+    package var profileName: String { platform == .android ? "\(sdk.rawValue) android" : sdk.rawValue }
 
     /// 2 for a failure, 1 for warnings (or a bundle file), 0 for clean: the summary lists the worst first.
     package var severityRank: Int {
@@ -67,6 +74,7 @@ package struct MediaVerdict: Sendable, Equatable {
         .object([
             JSONMember("url", .string(url)),
             JSONMember("sdk", .string(sdk.rawValue)),
+            JSONMember("platform", .string(platform.rawValue)),
             JSONMember("verdict", .string(reason?.rawValue ?? "attached")),
             JSONMember("message", .optional(message)),
             JSONMember("type", .optional(type)),

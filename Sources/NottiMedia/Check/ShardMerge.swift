@@ -129,6 +129,7 @@ extension MediaVerdict {
         guard case .string(let url)? = json["url"], case .string(let verdict)? = json["verdict"] else { return nil }
         self.url = url
         sdk = json["sdk"]?.stringValue.flatMap(SDK.init(rawValue:)) ?? .notti
+        platform = json["platform"]?.stringValue.flatMap(Platform.init(rawValue:)) ?? .ios
         reason = verdict == "attached" ? nil : DiagnosticCode(rawValue: verdict)
         message = json["message"]?.stringValue
         type = json["type"]?.stringValue

@@ -92,6 +92,7 @@ extension PayloadPlan {
             if var mediaVerdict = MediaVerdict(sdk: profile.sdk, facts: verdict.facts, verdict: verdict, networks: networks) {
                 // Never-run extensions: the verdict still counts for the fix list, but no phone requests it.
                 mediaVerdict.requestedAtSendTime = requestedAtSendTime
+                mediaVerdict.platform = profile.platform
                 judged.verdicts.append(mediaVerdict)
             }
             if single {

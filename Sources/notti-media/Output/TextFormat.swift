@@ -58,7 +58,7 @@ struct TextFormat: CheckRenderer, CheckSink {
                 // One download, judged differently by the profiles that read it: each one's verdict.
                 lines.append(line("BY PROFILE", entry.payloads, textEscape(entry.url)))
                 for (verdict, payloads) in entry.profiles {
-                    lines.append(line("  \(verdict.sdk.rawValue): \(describe(verdict))", payloads, ""))
+                    lines.append(line("  \(verdict.profileName): \(describe(verdict))", payloads, ""))
                 }
             }
         }
