@@ -56,3 +56,29 @@ import Testing
         }
     }
 }
+
+/// The README's side-by-side table of Android's rules matches the Android profiles.
+@Suite struct AndroidTableTests {
+    @Test func everyAndroidProfileHasARowThatMatchesIt() throws {
+        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        var rows: [String: [String]] = [:]
+        for line in readme.split(separator: "\n") where line.hasPrefix("| android | `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast().map { $0.trimmingCharacters(in: .whitespaces) }
+            rows[cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells
+        }
+        let profiles: [SDKProfile] = [.androidFCM, .androidAirship, .androidOneSignal]
+        #expect(Set(rows.keys) == Set(profiles.map(\.sdk.rawValue)))
+        for profile in profiles {
+            let row = try #require(rows[profile.sdk.rawValue])
+            #expect(profile.platform == .android)
+            #expect(row[2].contains(profile.mediaKeys[0].last ?? "?"), "\(profile.sdk): where the picture is")
+            switch profile.sizeCap {
+            case .streamed(let bytes): #expect(bytes == 1_048_576 && row[3] == "1 MiB, streamed")
+            case .none: #expect(row[3] == "none (the tool's 52,428,800)")
+            case .announced: Issue.record("no Android profile caps announced lengths only")
+            }
+            #expect(row[4].hasPrefix("\(Int(profile.deadlineSeconds)) s"), "\(profile.sdk): deadline")
+            #expect(profile.maxRedirects == 20)
+        }
+    }
+}
