@@ -137,3 +137,21 @@ import Testing
         #expect(failedPage.components(separatedBy: "<li class=\"card passed").count - 1 == 0)
     }
 }
+
+extension PreviewTests {
+    @Test func aSendRequestIsTwoCardsSideBySideTheAndroidOneAsAndroidDrawsIt() throws {
+        let image = server.url("/media/logo.png")
+        let request = #"{"message": {"notification": {"title": "Sale", "body": "50% off", "image": "\#(image)"}, "apns": {"payload": {"aps": {"mutable-content": 1}}}, "data": {"notification_id": "n-1"}}}"#
+        let tooLarge = #"{"message": {"notification": {"title": "Big", "body": "b", "image": "\#(server.url("/bytes/1048577"))"}, "apns": {"payload": {"aps": {"mutable-content": 1}}}, "data": {"notification_id": "n-2"}}}"#
+        let (dom, _, folder, _) = try makePreview([request, tooLarge])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cards = Array(dom.components(separatedBy: "<li class=\"card ").dropFirst())
+        #expect(cards.count == 4)
+        #expect(cards[0].contains("<span class=\"device\">iPhone</span>") && !cards[0].hasPrefix("passed android") && !cards[0].contains(" android\""))
+        #expect(cards[1].contains(" android\"") && cards[1].contains("<span class=\"device\">Android</span>"))
+        #expect(cards[1].contains("<img class=\"big-picture\""), "the big picture below the text")
+        #expect(cards[1].contains("<h3 class=\"title\">Sale</h3>"))
+        #expect(!cards[3].contains("<img"), "no picture when Android refuses it")
+        #expect(cards[3].contains("Media not shown on the phone"))
+    }
+}

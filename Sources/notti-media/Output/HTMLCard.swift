@@ -27,13 +27,16 @@ struct HTMLCard: Sendable {
             .compactMap { $0 }.joined(separator: " ").lowercased()
         let label = title ?? body ?? report.source
 
-        var html = "<li class=\"card \(status)\(hasWarnings ? " warned" : "")\" data-status=\"\(status)\""
+        // A send request's two records come one after the other: the grid draws them side by side.
+        let android = report.platform == .android
+        let device = android ? "Android" : report.source.hasSuffix("#ios") ? "iPhone" : nil
+        var html = "<li class=\"card \(status)\(hasWarnings ? " warned" : "")\(android ? " android" : "")\" data-status=\"\(status)\""
         html += " data-warnings=\"\(hasWarnings ? 1 : 0)\" data-text=\"\(markupEscape(searchable))\">\n"
         html += "<article aria-label=\"\(markupEscape(label))\">\n"
         html += "<p class=\"source\"><span class=\"badge \(status)\">\(report.passed ? (hasWarnings ? "passed, with warnings" : "passed") : "failed")</span> "
         html += "<code>\(markupEscape(report.source))</code> <span class=\"outcome\">\(markupEscape(outcomeText(report)))</span></p>\n"
         html += "<div class=\"banner\">\n<div class=\"icon\" aria-hidden=\"true\">\(markupEscape(String(report.sdk.displayName.prefix(1))))</div>\n<div class=\"text\">\n"
-        html += "<p class=\"meta\"><span class=\"app\">APP</span><span class=\"when\">now</span></p>\n"
+        html += "<p class=\"meta\"><span class=\"app\">APP</span>\(device.map { "<span class=\"device\">\($0)</span>" } ?? "")<span class=\"when\">now</span></p>\n"
         if let title { html += "<h3 class=\"title\">\(markupEscape(title))</h3>\n" }
         if let subtitle { html += "<p class=\"subtitle\">\(markupEscape(subtitle))</p>\n" }
         if let body { html += "<p class=\"body\">\(markupEscape(body))</p>\n" }
@@ -41,9 +44,14 @@ struct HTMLCard: Sendable {
             html += "<p class=\"body empty\">(no alert text: iOS shows nothing, and the extension does not run)</p>\n"
         }
         html += "</div>\n"
-        if let shown { html += thumbnail(shown, label: label) }
+        if let shown, android {
+            // Android draws the big picture below the text, across the notification.
+            html += "<img class=\"big-picture\" src=\"\(source(shown))\" alt=\"\(markupEscape(label))\">\n"
+        } else if let shown {
+            html += thumbnail(shown, label: label)
+        }
         html += "</div>\n"
-        if let shown {
+        if let shown, !android {
             html += "<details class=\"expanded\"><summary>Expanded view (long press)</summary>\n<div class=\"large\">"
             html += fullMedia(shown, label: label)
             html += "</div>\n"

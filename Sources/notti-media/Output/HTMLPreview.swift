@@ -266,6 +266,9 @@ final class HTMLPreview: @unchecked Sendable {
           overflow: hidden; overflow-wrap: anywhere; }
         .body.empty { color: var(--muted); font-style: italic; }
         .thumb { flex: none; width: 38px; height: 38px; border-radius: 7px; object-fit: cover; background: var(--line); }
+        .android .banner { flex-wrap: wrap; border-radius: 12px; }
+        .big-picture { flex-basis: 100%; width: 100%; max-height: 240px; object-fit: cover; border-radius: 8px; background: var(--line); }
+        .device { margin-left: 6px; font-size: 11px; color: var(--muted); }
         .thumb.audio { display: grid; place-items: center; font-size: 22px; }
         .expanded { margin-top: 8px; }
         .expanded summary { cursor: pointer; color: var(--muted); font-size: 13px; }
