@@ -16,7 +16,8 @@ struct HTMLCard: Sendable {
         let title = content?["title"]?.stringValue
         let subtitle = content?["subtitle"]?.stringValue
         let body = content?["body"]?.stringValue
-        let notificationID = content?["userInfo"]?["notification_id"].flatMap(Self.text)
+        // iOS keeps it in userInfo; an Android record has the data the app receives.
+        let notificationID = (content?["userInfo"] ?? content?["data"])?["notification_id"].flatMap(Self.text)
         let hasWarnings = report.diagnostics.contains { $0.severity == .warning }
         let status = report.passed ? "passed" : "failed"
         let skipped = report.diagnostics.first { Self.extensionSkipped.contains($0.code) }
