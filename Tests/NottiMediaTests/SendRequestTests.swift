@@ -184,4 +184,27 @@ import Testing
         #expect(masked(merged.stdout) == masked(whole.stdout))
         #expect(OutFolder.records(ofJSONLines: whole.stdout).count == 10)
     }
+
+    @Test func airshipGivesUpAfterSevenSecondsAndTwoToConnect() throws {
+        let style = { (url: String) in
+            self.request(image: nil, data: ["com.urbanairship.style": #"{"type": "big_picture", "big_picture": "\#(url)"}"#])
+        }
+        let slow = try process(style(server.url("/trickle")), ["--platform", "android", "--sdk", "airship"])
+        #expect(slow.android["reason"] as? String == "timeout")
+        #expect(slow.result.seconds > 6.5 && slow.result.seconds < 10, "took \(slow.result.seconds) s")
+        let stalled = try process(style("https://127.0.0.1:\(server.stallPort)/x.png"), ["--platform", "android", "--sdk", "airship"])
+        #expect(stalled.android["reason"] as? String == "timeout")
+        #expect(stalled.result.seconds > 1.5 && stalled.result.seconds < 4.5, "the connection's 2 s: took \(stalled.result.seconds) s")
+    }
+
+    @Test func platformPicksTheDeliveriesChecked() throws {
+        let text = request(image: server.url("/media/logo.png"))
+        for (platform, keys) in [("ios", ["ios"]), ("android", ["android"]), ("all", ["android", "ios"])] {
+            let result = try CLI.run(["process", "-", "--platform", platform, "--cacert", Paths.testCA, "--out", Paths.temporaryFolder().path], stdin: text)
+            #expect(result.status == 0)
+            #expect(result.json.keys.sorted() == keys, "\(platform)")
+        }
+        let junit = try CLI.run(["check", "-", "--format", "junit", "--cacert", Paths.testCA, "--out", Paths.temporaryFolder().path], stdin: text + "\n")
+        #expect(junit.stdout.contains("name=\"-:1#ios\"") && junit.stdout.contains("name=\"-:1#android\""))
+    }
 }
