@@ -153,5 +153,6 @@ extension PreviewTests {
         #expect(cards[1].contains("<h3 class=\"title\">Sale</h3>"))
         #expect(!cards[3].contains("<img"), "no picture when Android refuses it")
         #expect(cards[3].contains("Media not shown on the phone"))
+        #expect(dom.contains("Notti: at most 10 MiB, 20 s; Firebase Messaging on Android: at most 1 MiB, 5 s;"), "each profile's limits, Android's too")
     }
 }

@@ -85,6 +85,9 @@ public struct CheckSummary: Sendable {
     /// The profiles payloads were checked under, in `--sdk`'s order.
     package var profiles: [SDK] { SDK.allCases.filter { profileSeen[$0.ordinal] } }
     private var profileSeen = Array(repeating: false, count: SDK.allCases.count)
+    /// The Android profiles records were checked under (send requests), in `--sdk`'s order.
+    package var androidProfiles: [SDK] { SDK.allCases.filter { androidSeen[$0.ordinal] } }
+    private var androidSeen = Array(repeating: false, count: SDK.allCases.count)
 
     /// Inputs with no delivery for `--platform`, not checked (not part of the JSON).
     public package(set) var skipped = 0
@@ -95,7 +98,7 @@ public struct CheckSummary: Sendable {
         payloads += 1
         platforms[record.platform, default: (0, 0, 0)].payloads += 1
         if record.passed { platforms[record.platform, default: (0, 0, 0)].passed += 1 } else { platforms[record.platform, default: (0, 0, 0)].failed += 1 }
-        profileSeen[record.sdk.ordinal] = true
+        if record.platform == .android { androidSeen[record.sdk.ordinal] = true } else { profileSeen[record.sdk.ordinal] = true }
         if record.passed { passed += 1 } else { failed += 1 }
         for (position, diagnostic) in record.diagnostics.enumerated()
         where !record.diagnostics[..<position].contains(where: { $0.code == diagnostic.code }) {

@@ -148,7 +148,7 @@ final class HTMLPreview: @unchecked Sendable {
             <div><dt>made</dt><dd>\(markupEscape(context.made))</dd></div>
             <div><dt>by</dt><dd>\(markupEscape(context.tool))</dd></div>
             <div><dt>SDK profile</dt><dd>\(markupEscape(context.sdk))</dd></div>
-            <div><dt>limits</dt><dd>\(markupEscape(context.limits(seen: summary.profiles)))</dd></div>
+            <div><dt>limits</dt><dd>\(markupEscape(context.limits(seen: summary.profiles, android: summary.androidProfiles)))</dd></div>
             <div><dt>options</dt><dd>\(markupEscape(context.options))</dd></div>
             </dl>
             <dl class="totals">

@@ -31,21 +31,25 @@ struct PreviewContext: Sendable {
 
     /// The limits each profile ran under, as numbers (SPEC 11): the chosen
     /// profile's, or under `auto` each profile that occurs (`seen`) with its own.
-    func limits(seen: [SDK]) -> String {
+    func limits(seen: [SDK], android: [SDK] = []) -> String {
         let profiles: [SDK] = switch selection {
         case .fixed(let sdk): [sdk]
-        case .auto: seen.isEmpty ? [.notti] : seen
+        case .auto: seen.isEmpty && !android.isEmpty ? [] : seen.isEmpty ? [.notti] : seen
         }
-        return profiles.map { sdk in
-            let policy = sdk.profile.policy(fetchOptions)
-            let size: String = switch sdk.profile.sizeCap {
+        // Send requests' Android records, each under the Android rules that judged it.
+        let androidProfiles: [(SDKProfile, String)] = android.map { sdk in
+            (sdk == .airship ? .androidAirship : sdk == .onesignal ? .androidOneSignal : .androidFCM, "\(sdk.displayName) on Android")
+        }
+        return (profiles.map { ($0.profile, $0.displayName) } + androidProfiles).map { profile, name in
+            let policy = profile.policy(fetchOptions)
+            let size: String = switch profile.sizeCap {
             case _ where fetchOptions.maxBytes != nil: "at most \(Self.bytes(policy.maxBytes)) (--max-bytes)"
             case .streamed: "at most \(Self.bytes(policy.maxBytes))"
             case .announced(let cap): "a Content-Length up to \(Self.bytes(cap))"
             case .none: "no cap of its own"
             }
             let time = "\(NumberText.decimal(policy.timeoutSeconds)) s\(fetchOptions.timeoutSeconds == nil ? "" : " (--timeout)")"
-            return "\(sdk.displayName): \(size), \(time)"
+            return "\(name): \(size), \(time)"
         }.joined(separator: "; ") + "; iOS: audio 5 MiB, image 10 MiB, video 50 MiB per attachment"
     }
 
