@@ -22,7 +22,7 @@ public struct Payload: Sendable, Equatable {
 
     /// The whole payload, members in their original order.
     public let root: JSONValue
-    /// Its size as given, in bytes.
+    /// Its size as given, in bytes (a send request's delivery: a bound on it, `SendRequest`).
     package let byteCount: Int
 
     /// Reads a payload from its JSON text.

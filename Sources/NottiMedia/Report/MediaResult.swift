@@ -47,8 +47,15 @@ extension MediaResult {
         switch self {
         case .fetched(let media) where media.facts.policy == policy: return self
         case .failed(let facts, _, _) where facts.policy == policy: return self
+        // A download judged under another policy: once per policy, kept with the download
+        // (every record of a campaign of send requests asks; remade each time it was 30% of the run).
+        case .fetched(let media): return media.judged(under: policy) { rejudged(under: policy) }
         default: break
         }
+        return rejudged(under: policy)
+    }
+
+    private func rejudged(under policy: MediaPolicy) -> MediaResult {
         var facts = self.facts
         facts.policy = policy
         func failed(_ reason: DiagnosticCode, _ message: String) -> MediaResult {

@@ -28,6 +28,10 @@ package final class MediaDownload: Sendable {
     /// limit for that kind. It depends on the download alone, so it is made once
     /// however many payloads name the URL.
     let notti: NottiVerdict
+    /// Android's verdict on it (BitmapFactory's formats): the download's alone, so made once, not per record.
+    let android: EntryVerdict
+    /// What other policies made of it (`MediaResult.judged(under:)`), a few at most.
+    private let judgedUnder = Mutex<[(policy: MediaPolicy, result: MediaResult)]>([])
     /// The extensions its bytes were already placed under (`sha256.ext`), shared
     /// with the copies `with(facts:)` makes: each name is placed once per run.
     private let placed: PlacedNames
@@ -68,6 +72,7 @@ package final class MediaDownload: Sendable {
         case .mayRefuse(let warning): warnings.append(warning)
         case .refuses(let message): refusal = message
         }
+        android = Self.androidVerdict(facts: facts, folder: folder, sniffedMime: sniffedMime, frames: frames)
         let type = decision.type
         let path = Self.attachmentPath(folder: folder, sha256: facts.sha256 ?? "", fileExtension: type.rawValue)
         notti = NottiVerdict(
@@ -77,6 +82,60 @@ package final class MediaDownload: Sendable {
                 uti: type.uti, kind: type.kind, mimeType: sniffedMime, size: facts.bytes ?? 0, sha256: facts.sha256 ?? "",
                 typeHint: nil, options: nil),
             warnings: warnings, refusal: refusal)
+    }
+
+    /// Android: the picture shows when BitmapFactory decodes it (JPEG, PNG, GIF's
+    /// first frame, BMP, WebP; HEIF from Android 8.0, AVIF from 14), named by its
+    /// sniffed type's usual extension.
+    private static func androidVerdict(facts: MediaFacts, folder: String, sniffedMime mime: String, frames: Int?) -> EntryVerdict {
+        var facts = facts
+        facts.sniffedMime = mime
+        let fileExtension: String
+        var warnings: [Diagnostic] = []
+        switch mime {
+        case "image/jpeg": fileExtension = "jpg"
+        case "image/png": fileExtension = "png"
+        case "image/gif":
+            fileExtension = "gif"
+            if (frames ?? 1) > 1 {
+                warnings.append(Diagnostic(
+                    .warning, .animationLost,
+                    "the GIF is animated, but Android's BitmapFactory decodes its first frame alone: Android shows a still; "
+                        + DiagnosticCode.animationLost.fix))
+            }
+        case "image/bmp", "image/x-ms-bmp": fileExtension = "bmp"
+        case "image/webp": fileExtension = "webp"
+        case "image/heic", "image/heif":
+            fileExtension = "heic"
+            warnings.append(Diagnostic(
+                .warning, .needsAndroidVersion,
+                "\(mime) decodes on Android 8.0 (API 26) or later only: older phones show no picture; \(DiagnosticCode.needsAndroidVersion.fix)"))
+        case "image/avif":
+            fileExtension = "avif"
+            warnings.append(Diagnostic(
+                .warning, .needsAndroidVersion,
+                "image/avif decodes on Android 14 (API 34) or later only: older phones show no picture; \(DiagnosticCode.needsAndroidVersion.fix)"))
+        default:
+            return .failed(
+                facts: facts, .unsupportedType,
+                "the bytes are \(mime), which Android's BitmapFactory does not decode: the notification shows without the picture; "
+                    + "send a jpg, png, gif, bmp or webp picture")
+        }
+        let path = attachmentPath(folder: folder, sha256: facts.sha256 ?? "", fileExtension: fileExtension)
+        let picture = Attachment(
+            identifier: "", fileURL: FilePaths.fileURL(path), filePath: path, fileExtension: fileExtension, uti: "", kind: .image,
+            mimeType: mime, size: facts.bytes ?? 0, sha256: facts.sha256 ?? "", typeHint: nil, options: nil)
+        return .attached(picture, facts: facts, warnings: warnings)
+    }
+
+    /// This download as `policy` judges it, made by `make` the first time a policy asks.
+    func judged(under policy: MediaPolicy, _ make: () -> MediaResult) -> MediaResult {
+        judgedUnder.withLock { known in
+            if let result = known.first(where: { $0.policy == policy })?.result { return result }
+            let result = make()
+            known.append((policy, result))
+            return result
+        }
     }
 
     /// The same download with other facts (judged under another policy).
