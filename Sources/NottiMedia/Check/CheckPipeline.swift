@@ -411,14 +411,16 @@ struct FetchJob: Sendable {
 struct URLCheckMemo {
     /// By URL text (only the text is hashed); the key and http rule it was
     /// checked under are compared on a hit, since a verdict's message names the key.
-    private var known: [String: (key: String, allowHTTP: Bool, verdict: MediaURL.Verdict)] = [:]
+    /// A few per text: a send request names one URL under two keys (iOS's, Android's),
+    /// and one entry a text made them overwrite each other on every request.
+    private var known: [String: [(key: String, allowHTTP: Bool, verdict: MediaURL.Verdict)]] = [:]
 
     mutating func check(_ value: JSONValue?, key: String, allowHTTP: Bool) -> MediaURL.Verdict {
         guard case .string(let text)? = value else { return MediaURL.check(value, key: key, allowHTTP: allowHTTP) }
-        if let memo = known[text], memo.key == key, memo.allowHTTP == allowHTTP { return memo.verdict }
+        if let memo = known[text]?.first(where: { $0.key == key && $0.allowHTTP == allowHTTP }) { return memo.verdict }
         let verdict = MediaURL.check(value, key: key, allowHTTP: allowHTTP)
         if known.count >= 10_000 { known.removeAll(keepingCapacity: true) }
-        known[text] = (key, allowHTTP, verdict)
+        known[text, default: []].append((key, allowHTTP, verdict))
         return verdict
     }
 }
