@@ -62,14 +62,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        // Linux calls glibc declares only for _GNU_SOURCE (renameat2: storing an attachment).
-        .systemLibrary(name: "CLinux"),
         // SQLite, for --cache: media verdicts and their validators, shared by runs and processes.
         // Its header from libsqlite3-dev; the library itself is loaded on first use (see CSQLite.h).
         .target(name: "CSQLite"),
         .target(
             name: "NottiMedia",
-            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CLinux", "CSQLite"]
+            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite"]
         ),
         .executableTarget(
             name: "notti-media",

@@ -54,47 +54,6 @@ import Testing
         return path
     }
 
-    @Test func keepMovesATrackedFileIntoPlaceAndReplacesAnEarlierCopy() throws {
-        let folder = Paths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let owned = OwnedPaths()
-        let target = folder.appendingPathComponent("stored.jpg").path
-        #expect(owned.keep(try trackedFile(owned, in: folder, "a.part", "first"), as: target) == nil)
-        // A rerun stores the same name again: the new bytes replace the old, and the swapped-out copy goes.
-        #expect(owned.keep(try trackedFile(owned, in: folder, "b.part", "second"), as: target) == nil)
-        #expect(try String(contentsOfFile: target, encoding: .utf8) == "second")
-        #expect(Paths.contents(of: folder) == ["stored.jpg"])
-        owned.removeAll()
-        #expect(Paths.contents(of: folder) == ["stored.jpg"], "a kept file is the user's")
-        // Only a tracked file is moved.
-        #expect(owned.keep(target, as: target + ".moved") == Errno(ENOENT))
-    }
-
-    @Test func keepNeverWritesThroughALinkNorSwapsAFolderOut() throws {
-        let folder = Paths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let owned = OwnedPaths()
-        // A symbolic link where the attachment goes, pointing at someone's file: the link is replaced, the file untouched.
-        let someones = folder.appendingPathComponent("someones.txt").path
-        try Data("someone's".utf8).write(to: URL(fileURLWithPath: someones))
-        let link = folder.appendingPathComponent("linked.jpg").path
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: someones)
-        #expect(owned.keep(try trackedFile(owned, in: folder, "a.part", "media"), as: link) == nil)
-        #expect(try String(contentsOfFile: someones, encoding: .utf8) == "someone's")
-        #expect(try String(contentsOfFile: link, encoding: .utf8) == "media")
-        #expect((try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType) == .typeRegular)
-        // A folder where the attachment goes is an error, as with rename; the folder and what is in it stay.
-        let blocking = folder.appendingPathComponent("folder.jpg")
-        try FileManager.default.createDirectory(at: blocking, withIntermediateDirectories: false)
-        try Data("inside".utf8).write(to: blocking.appendingPathComponent("inside.txt"))
-        let partial = try trackedFile(owned, in: folder, "b.part", "media")
-        #expect(owned.keep(partial, as: blocking.path) == Errno(EISDIR))
-        #expect(Paths.contents(of: blocking) == ["inside.txt"])
-        #expect(owned.tracked.files == [partial], "a file that could not be kept is still the run's to remove")
-        owned.removeAll()
-        #expect(Paths.contents(of: folder) == ["folder.jpg", "linked.jpg", "someones.txt"])
-    }
-
     @Test func aFolderThatCannotBeMadeIsAnErrorAndNothingIsCreated() {
         let owned = OwnedPaths()
         #expect(throws: Errno(ENOTDIR)) { try owned.makeTemporaryFolder(in: "/etc/passwd", prefix: "x-").get() }

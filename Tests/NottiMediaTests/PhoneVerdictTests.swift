@@ -203,3 +203,24 @@ import Testing
         #expect(run.media["dimensions"] is NSNull)
     }
 }
+
+/// Placing never writes through what stands at an attachment's name (SPEC 9).
+@Suite struct PlacementTests {
+    let server = TestServer.shared
+
+    @Test func aLinkOrFolderAtTheAttachmentsNameIsAWriteErrorAndUntouched() throws {
+        let out = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let someones = out.appendingPathComponent("someones.txt")
+        try Data("someone's".utf8).write(to: someones)
+        // logo.png's content-hash name, taken by a link to someone's file.
+        let name = "ad83e46a4895f5560fdc8a6a51fe30c3528aaad38d06b99a572f6808a669fb2b.png"
+        try FileManager.default.createSymbolicLink(atPath: out.appendingPathComponent(name).path, withDestinationPath: someones.path)
+        let before = TreeSnapshot(out)
+        let result = try CLI.run(["process", "-", "--report", "--cacert", Paths.testCA, "--out", out.path], stdin: payload(url: server.url("/media/logo.png")))
+        #expect(result.json["reason"] as? String == "write_error")
+        #expect(result.status == 2, "a local failure")
+        #expect(try String(contentsOf: someones, encoding: .utf8) == "someone's")
+        #expect(TreeSnapshot(out) == before, "the link, its target and nothing else")
+    }
+}

@@ -1,5 +1,4 @@
 import Glibc
-internal import CLinux
 
 /// Every file and folder this run created and may still have to remove.
 ///
@@ -78,38 +77,6 @@ package final class OwnedPaths: @unchecked Sendable {
     /// `path` is kept (renamed into place) or already gone: stop tracking it.
     package func release(_ path: String) {
         _ = withLock { $0.files.remove(path) }
-    }
-
-    /// Moves the tracked file `path` to `target`, replacing a file there, and
-    /// stops tracking it: it is the user's now.
-    ///
-    /// A regular file already at `target` (a rerun stores the same media under
-    /// the same content-hash name) is swapped out with `renameat2`'s
-    /// RENAME_EXCHANGE and then unlinked under the tracked name, rather than
-    /// replaced by `rename`: on ext4, a rename over an existing file first forces
-    /// the new file's delayed allocation to disk (`auto_da_alloc`), 1.6 ms for
-    /// 5 MiB here against 0.3 ms. Either way `target` never stops existing.
-    /// Where the file system has no RENAME_EXCHANGE, `rename` does it.
-    /// - Returns: nil, or the errno of a failed move (the file stays tracked).
-    package func keep(_ path: String, as target: String) -> Errno? {
-        withLock { state in
-            guard state.files.contains(path) else { return Errno(ENOENT) }
-            if renameat2(AT_FDCWD, path, AT_FDCWD, target, CLINUX_RENAME_NOREPLACE) == 0 {
-                state.files.remove(path)
-                return nil
-            }
-            var existing = stat()
-            if errno == EEXIST, lstat(target, &existing) == 0, existing.st_mode & S_IFMT == S_IFREG,
-               renameat2(AT_FDCWD, path, AT_FDCWD, target, CLINUX_RENAME_EXCHANGE) == 0 {
-                // `path` names the replaced file now: what `rename` would have unlinked.
-                unlink(path)
-                state.files.remove(path)
-                return nil
-            }
-            guard rename(path, target) == 0 else { return Errno(errno) }
-            state.files.remove(path)
-            return nil
-        }
     }
 
     /// Unlinks a tracked file; a path this registry did not create is left alone.
