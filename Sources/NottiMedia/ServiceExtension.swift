@@ -85,15 +85,8 @@ public final class ServiceExtension {
     /// The working files of its downloads are removed before it returns.
     /// - Returns: the report, or nil when `cancellation` stopped it (nothing is left on disk).
     public func handle(_ payload: Payload, source: String, strict: Bool = false, cancellation: Cancellation? = nil) -> Report? {
-        defer { releaseWorkingFiles() }
         let plan = PayloadPlan(payload, selection: selection, options: options)
-        var results = MediaResults()
-        let fetchPolicy = selection.fetchPolicy(options)
-        for url in plan.fetches {
-            guard let result = fetchMedia(url, policy: fetchPolicy, cancellation: cancellation) else { return nil }
-            results[url.string] = result
-        }
-        return placement.report(plan, source: source, results: results, strict: strict)
+        return reports([(plan, source)], fetchPolicy: selection.fetchPolicy(options), strict: strict, cancellation: cancellation)?.first
     }
 
     /// Every delivery of `payload` under `platforms`, each through the path: an APNs
@@ -104,7 +97,6 @@ public final class ServiceExtension {
     package func handleDeliveries(
         _ payload: Payload, source: String, platforms: PlatformSelection, strict: Bool = false, cancellation: Cancellation? = nil
     ) throws(PayloadError) -> (isRequest: Bool, reports: [Report])? {
-        defer { releaseWorkingFiles() }
         var plans: [(plan: PayloadPlan, source: String)] = []
         let request = try SendRequest.parse(payload)
         if let request {
@@ -116,6 +108,16 @@ public final class ServiceExtension {
         }
         // A request's downloads: the loosest policy of its deliveries, so one download is judged by each.
         let fetchPolicy = request == nil ? selection.fetchPolicy(options) : .loosest(of: plans.map(\.plan.policy))
+        return reports(plans, fetchPolicy: fetchPolicy, strict: strict, cancellation: cancellation).map { (request != nil, $0) }
+    }
+
+    /// Each plan's report: every distinct URL they fetch downloaded once under
+    /// `fetchPolicy`, then judged and placed; the working files go before it returns.
+    /// - Returns: nil when `cancellation` stopped it (nothing is left on disk).
+    private func reports(
+        _ plans: [(plan: PayloadPlan, source: String)], fetchPolicy: MediaPolicy, strict: Bool, cancellation: Cancellation?
+    ) -> [Report]? {
+        defer { releaseWorkingFiles() }
         var results = MediaResults()
         for (plan, _) in plans {
             for url in plan.fetches where results[url.string] == nil {
@@ -123,7 +125,7 @@ public final class ServiceExtension {
                 results[url.string] = result
             }
         }
-        return (request != nil, plans.map { placement.report($0.plan, source: $0.source, results: results, strict: strict) })
+        return plans.map { placement.report($0.plan, source: $0.source, results: results, strict: strict) }
     }
 
     /// The step after judging that makes the attachment files some report lists.
