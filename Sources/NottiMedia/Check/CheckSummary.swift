@@ -92,12 +92,22 @@ public struct CheckSummary: Sendable {
     /// Inputs with no delivery for `--platform`, not checked (not part of the JSON).
     public package(set) var skipped = 0
     /// Per platform: records, passed, failed (a send request counts once per platform checked).
-    public private(set) var platforms: [Platform: (payloads: Int, passed: Int, failed: Int)] = [:]
+    public struct PlatformCounts: Sendable, Equatable {
+        public var payloads = 0
+        public var passed = 0
+        public var failed = 0
+    }
+
+    /// By `Platform.ordinal`: counted in place for every record, not hashed.
+    private var platformCounts = [PlatformCounts](repeating: PlatformCounts(), count: Platform.allCases.count)
+
+    /// The records, passed and failed of one platform.
+    public func counts(for platform: Platform) -> PlatformCounts { platformCounts[platform.ordinal] }
 
     mutating func add<Rendered>(_ record: CheckRecord<Rendered>) {
         payloads += 1
-        platforms[record.platform, default: (0, 0, 0)].payloads += 1
-        if record.passed { platforms[record.platform, default: (0, 0, 0)].passed += 1 } else { platforms[record.platform, default: (0, 0, 0)].failed += 1 }
+        platformCounts[record.platform.ordinal].payloads += 1
+        if record.passed { platformCounts[record.platform.ordinal].passed += 1 } else { platformCounts[record.platform.ordinal].failed += 1 }
         if record.platform == .android { androidSeen[record.sdk.ordinal] = true } else { profileSeen[record.sdk.ordinal] = true }
         if record.passed { passed += 1 } else { failed += 1 }
         for (position, diagnostic) in record.diagnostics.enumerated()
@@ -130,8 +140,9 @@ public struct CheckSummary: Sendable {
 
     /// Adds a shard's counts for one platform (when merging).
     mutating func addPlatform(_ platform: Platform, payloads: Int, passed: Int, failed: Int) {
-        let known = platforms[platform] ?? (0, 0, 0)
-        platforms[platform] = (known.payloads + payloads, known.passed + passed, known.failed + failed)
+        platformCounts[platform.ordinal].payloads += payloads
+        platformCounts[platform.ordinal].passed += passed
+        platformCounts[platform.ordinal].failed += failed
     }
 
     /// Adds a media verdict named by `payloads` more payloads (a shard's summary, when merging).
@@ -187,7 +198,7 @@ public struct CheckSummary: Sendable {
                 JSONMember("passed", .int(passed)),
                 JSONMember("failed", .int(failed)),
                 JSONMember("platforms", .object(Platform.allCases.map { platform in
-                    let counts = platforms[platform] ?? (0, 0, 0)
+                    let counts = counts(for: platform)
                     return JSONMember(platform.rawValue, .object([
                         JSONMember("payloads", .int(counts.payloads)), JSONMember("passed", .int(counts.passed)),
                         JSONMember("failed", .int(counts.failed)),

@@ -2,6 +2,9 @@
 /// iPhones; an FCM send request to both.
 public enum Platform: String, Sendable, CaseIterable {
     case ios, android
+
+    /// Its position in `allCases`, for tables indexed by platform.
+    var ordinal: Int { self == .ios ? 0 : 1 }
 }
 
 /// `--platform ios|android|all`: the deliveries checked.

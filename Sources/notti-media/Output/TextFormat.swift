@@ -24,9 +24,9 @@ struct TextFormat: CheckRenderer, CheckSink {
         let state = summary.interrupted ? "interrupted after" : "checked"
         lines.append("\(state) \(summary.payloads) payload\(summary.payloads == 1 ? "" : "s"): \(summary.passed) passed, \(summary.failed) failed")
         // A line each per platform, once a run has records for more than iOS (FCM send requests).
-        if summary.platforms.keys.contains(where: { $0 != .ios }) {
+        if summary.counts(for: .android).payloads > 0 {
             for platform in Platform.allCases {
-                let counts = summary.platforms[platform] ?? (0, 0, 0)
+                let counts = summary.counts(for: platform)
                 lines.append("  \(platform.rawValue): \(counts.payloads) payload\(counts.payloads == 1 ? "" : "s"): "
                     + "\(counts.passed) passed, \(counts.failed) failed")
             }
