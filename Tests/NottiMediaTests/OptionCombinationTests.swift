@@ -49,8 +49,8 @@ import Testing
             let file = folder.appendingPathComponent("shard-\(shard).json")
             try Data(result.stdout.utf8).write(to: file)
             files.append(file.path)
-            let summary = try #require(try JSONSerialization.jsonObject(with: Data((result.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any])
-            shardSeconds += ((summary["summary"] as? [String: Any])?["timings"] as? [String: Any])?["seconds"] as? Double ?? 0
+            let summary = try #require(OutFolder.summary(ofJSONLines: result.stdout))
+            shardSeconds += (summary["timings"] as? [String: Any])?["seconds"] as? Double ?? 0
         }
         #expect(shardSeconds >= 1.6, "each shard fetched two slow URLs one after the other")
         let merged = try CLI.run(["merge", "--format", "junit"] + files)
@@ -65,8 +65,8 @@ import Testing
         let json = try CLI.run(["check", "-", "--format", "json", "--cacert", Paths.testCA, "--out", out.path], stdin: line + "\n")
         let records = OutFolder.records(ofJSONLines: json.stdout)
         #expect(records.first?["platform"] as? String == "ios")
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data((json.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any])
-        let platforms = try #require((summary["summary"] as? [String: Any])?["platforms"] as? [String: [String: Int]])
+        let summary = try #require(OutFolder.summary(ofJSONLines: json.stdout))
+        let platforms = try #require(summary["platforms"] as? [String: [String: Int]])
         #expect(platforms["ios"] == ["payloads": 1, "passed": 1, "failed": 0])
         #expect(platforms["android"] == ["payloads": 0, "passed": 0, "failed": 0])
         let android = try CLI.run(["check", "-", "--platform", "android", "--out", out.path], stdin: line + "\n")

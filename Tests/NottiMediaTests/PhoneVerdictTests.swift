@@ -104,8 +104,7 @@ import Testing
         #expect(run.media["bytes"] as? Int == 539)
 
         let check = try CLI.run(["check", "-", "--format", "json", "--cacert", Paths.testCA, "--out", Paths.temporaryFolder().path], stdin: text + "\n")
-        let summary = try #require(check.stdout.split(separator: "\n").last.flatMap {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?["summary"] as? [String: Any])
+        let summary = try #require(OutFolder.summary(ofJSONLines: check.stdout))
         #expect((summary["hosts"] as? [Any])?.isEmpty == true, "no phone requests it at send time")
         #expect((summary["media"] as? [[String: Any]])?.first?["verdict"] as? String == "attached", "the file itself is fine")
     }

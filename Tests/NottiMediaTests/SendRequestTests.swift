@@ -40,7 +40,7 @@ import Testing
         #expect(records.map { $0["platform"] as? String } == ["ios", "ios", "android"])
         #expect(records.map { $0["index"] as? Int } == [0, 1, 1])
         OutFolder.expectHoldsExactly(out, namedBy: records)
-        let summary = try #require((try JSONSerialization.jsonObject(with: Data((result.stdout.split(separator: "\n").last ?? "").utf8)) as? [String: Any])?["summary"] as? [String: Any])
+        let summary = try #require(OutFolder.summary(ofJSONLines: result.stdout))
         #expect(summary["payloads"] as? Int == 3)
         let platforms = summary["platforms"] as? [String: [String: Int]]
         #expect(platforms?["ios"]?["payloads"] == 2)

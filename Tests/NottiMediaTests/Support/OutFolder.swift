@@ -28,6 +28,12 @@ enum OutFolder {
         }
     }
 
+    /// The `summary` object of a `check --format json` run (its last line).
+    static func summary(ofJSONLines output: String) -> [String: Any]? {
+        output.split(separator: "\n").last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?["summary"]
+            as? [String: Any]
+    }
+
     /// Expects `folder` to hold exactly what was there `before` plus the files `records` name.
     static func expectHoldsExactly(
         _ folder: URL, namedBy records: [[String: Any]], before: Set<String> = [], sourceLocation: SourceLocation = #_sourceLocation
