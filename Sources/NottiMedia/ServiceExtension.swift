@@ -25,6 +25,8 @@ public final class ServiceExtension {
     private let ownedPaths: OwnedPaths
     /// `--cache`: stored verdicts to revalidate instead of downloading again.
     private let cache: RevalidationCache?
+    /// Every cap a record may be judged under: each download notes when its body crossed them.
+    private let capsInPlay: [Int]
     /// This instance's downloads, until `releaseWorkingFiles`.
     private var workingFiles: [String] = []
 
@@ -38,7 +40,7 @@ public final class ServiceExtension {
     ///   - outputDirectory: where attachments go; created when missing.
     /// - Throws: `ServiceExtensionError` when the folder, libcurl or libmagic is unusable.
     public convenience init(
-        options: FetchOptions = FetchOptions(), selection: SDKSelection = .fixed(.notti), outputDirectory: String
+        options: FetchOptions = FetchOptions(), selection: SDKSelection = .unspecified, outputDirectory: String
     ) throws(ServiceExtensionError) {
         try self.init(options: options, selection: selection, outputDirectory: outputDirectory, ownedPaths: .run)
     }
@@ -76,6 +78,7 @@ public final class ServiceExtension {
             throw ServiceExtensionError(message: error.message)
         }
         self.options = options
+        self.capsInPlay = MediaPolicy.capsInPlay(options)
         self.selection = selection
         self.outputDirectory = absolute
         self.ownedPaths = ownedPaths
@@ -85,13 +88,13 @@ public final class ServiceExtension {
     /// The working files of its downloads are removed before it returns.
     /// - Returns: the report, or nil when `cancellation` stopped it (nothing is left on disk).
     public func handle(_ payload: Payload, source: String, strict: Bool = false, cancellation: Cancellation? = nil) -> Report? {
-        let plan = PayloadPlan(payload, selection: selection, options: options)
-        return reports([(plan, source)], fetchPolicy: selection.fetchPolicy(options), strict: strict, cancellation: cancellation)?.first
+        let plan = PayloadPlan(payload, selection: selection.forAPNsPayload, options: options)
+        return reports([(plan, source)], fetchPolicy: { _ in selection.fetchPolicy(options) }, strict: strict, cancellation: cancellation)?.first
     }
 
     /// Every delivery of `payload` under `platforms`, each through the path: an APNs
-    /// payload's one report, a send request's two (iOS, then Android; SPEC 15), their
-    /// downloads made once, under a policy loose enough for both.
+    /// payload's one report, a send request's two (iOS, then Android; SPEC 15), each URL
+    /// downloaded once, under the loosest policy of the records that name it.
     /// - Returns: the reports (none when `platforms` leaves nothing), or nil when `cancellation` stopped it.
     /// - Throws: `PayloadError` for a send request FCM refuses (`message.data` not all strings).
     package func handleDeliveries(
@@ -101,27 +104,32 @@ public final class ServiceExtension {
         let request = try SendRequest.parse(payload)
         if let request {
             for (delivery, platform) in [(request.ios, Platform.ios), (request.android, Platform.android)] where platforms.includes(platform) {
-                plans.append((PayloadPlan(delivery, selection: selection, options: options, platform: platform), "\(source)#\(platform.rawValue)"))
+                plans.append((
+                    PayloadPlan(delivery, selection: selection.forSendRequest, options: options, platform: platform),
+                    "\(source)#\(platform.rawValue)"))
             }
         } else if platforms.includes(.ios) {
-            plans.append((PayloadPlan(payload, selection: selection, options: options), source))
+            plans.append((PayloadPlan(payload, selection: selection.forAPNsPayload, options: options), source))
         }
-        // A request's downloads: the loosest policy of its deliveries, so one download is judged by each.
-        let fetchPolicy = request == nil ? selection.fetchPolicy(options) : .loosest(of: plans.map(\.plan.policy))
+        let apnsPolicy = selection.fetchPolicy(options)
+        let fetchPolicy: (MediaURL) -> MediaPolicy = request == nil ? { _ in apnsPolicy } : { url in
+            // Each URL under the loosest policy of the records that name it, and no other's (SPEC 15).
+            .loosest(of: plans.map(\.plan).filter { $0.fetches.contains { $0.string == url.string } }.map(\.policy))
+        }
         return reports(plans, fetchPolicy: fetchPolicy, strict: strict, cancellation: cancellation).map { (request != nil, $0) }
     }
 
     /// Each plan's report: every distinct URL they fetch downloaded once under
-    /// `fetchPolicy`, then judged and placed; the working files go before it returns.
+    /// its `fetchPolicy`, then judged and placed; the working files go before it returns.
     /// - Returns: nil when `cancellation` stopped it (nothing is left on disk).
     private func reports(
-        _ plans: [(plan: PayloadPlan, source: String)], fetchPolicy: MediaPolicy, strict: Bool, cancellation: Cancellation?
+        _ plans: [(plan: PayloadPlan, source: String)], fetchPolicy: (MediaURL) -> MediaPolicy, strict: Bool, cancellation: Cancellation?
     ) -> [Report]? {
         defer { releaseWorkingFiles() }
         var results = MediaResults()
         for (plan, _) in plans {
             for url in plan.fetches where results[url.string] == nil {
-                guard let result = fetchMedia(url, policy: fetchPolicy, cancellation: cancellation) else { return nil }
+                guard let result = fetchMedia(url, policy: fetchPolicy(url), cancellation: cancellation) else { return nil }
                 results[url.string] = result
             }
         }
@@ -144,7 +152,8 @@ public final class ServiceExtension {
             MediaDownload(cacheRecord: entry.record, url: url, policy: policy, folder: outputDirectory).map { ($0, entry) }
         }
         let validators = stored.flatMap { $0.1.etag != nil || $0.1.lastModified != nil ? ($0.1.etag, $0.1.lastModified) : nil }
-        let download = fetcher.fetch(url, policy: policy, to: newPartialPath(), cancellation: cancellation, validators: validators)
+        let download = fetcher.fetch(url, policy: policy, to: newPartialPath(), cancellation: cancellation, validators: validators,
+            watchedCaps: capsInPlay)
         if case .notModified = download.outcome, let (media, _) = stored {
             return .fetched(media)
         }

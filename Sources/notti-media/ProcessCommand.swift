@@ -94,6 +94,8 @@ struct ProcessCommand {
             guard let attachment = report.attachment else { return "\(source): \(verdict): attached" }
             let more = report.attachments.count > 1 ? " (+\(report.attachments.count - 1) more)" : ""
             return "\(source): \(verdict): attached \(attachment.fileExtension), \(attachment.size) bytes: \(textEscape(attachment.fileURL))\(more)"
+        case .rejected:
+            return "\(source): \(verdict): not delivered: APNs rejects the payload (payload_too_large)"
         case .unchanged, .invalidPayload:
             return "\(source): \(verdict): delivered without media (\(report.reason?.rawValue ?? "no_media"))"
         }

@@ -168,6 +168,44 @@ import Testing
     }
 }
 
+/// SPEC 7: a payload APNs rejects reaches no phone: outcome `rejected`, no attachment,
+/// nothing stored, no send-time download; its media's own verdict is still given.
+@Suite struct RejectedPayloadTests {
+    let server = TestServer.shared
+
+    private var oversized: String {
+        payload(url: server.url("/media/logo.png"), extra: ", \"padding\": \"\(String(repeating: "x", count: 4_200))\"")
+    }
+
+    @Test func anOversizedPayloadIsRejectedWithNothingStored() throws {
+        let run = try ProcessRun.fetch(server.url("/media/logo.png"), payloadText: oversized)
+        #expect(run.outcome == "rejected")
+        #expect(run.reason == "payload_too_large")
+        #expect(run.attachments.isEmpty)
+        #expect(run.filesLeft.isEmpty, "nothing stored")
+        #expect(run.media["sniffedMime"] as? String == "image/png", "the media's own verdict is still given")
+        let text = try CLI.run(["process", "-", "--format", "text", "--cacert", Paths.testCA, "--out", Paths.temporaryFolder().path],
+                               stdin: oversized)
+        #expect(text.stdout.contains("not delivered: APNs rejects the payload"), "\(text.stdout)")
+    }
+
+    @Test func aRejectedPayloadAddsNoSendTimeLoadAndItsCardSaysNothingArrives() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("report.html")
+        let result = try CLI.run(["check", "-", "--cacert", Paths.testCA, "--format", "json", "--html", page.path,
+                                  "--out", folder.appendingPathComponent("out").path], stdin: oversized + "\n")
+        #expect(result.status == 1)
+        let summary = try #require(OutFolder.summary(ofJSONLines: result.stdout))
+        let hosts = summary["hosts"] as? [[String: Any]] ?? []
+        #expect(hosts.allSatisfy { ($0["downloads"] as? Int ?? 0) == 0 }, "\(hosts)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("Nothing arrives on the phone"))
+        #expect(!html.contains("<img class=\"thumb\""))
+        #expect(Paths.contents(of: folder.appendingPathComponent("out")).isEmpty)
+    }
+}
+
 /// SPEC 10: `payload_too_large` is measured on the compact UTF-8 form, and
 /// warned about when only the `\uXXXX`-escaped form is over.
 @Suite struct PayloadSizeTests {

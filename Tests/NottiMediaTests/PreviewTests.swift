@@ -88,7 +88,7 @@ import Testing
         let (dom, _, folder, _) = try makePreview([payload(url: server.url("/media/clip.mp4"))])
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(dom.contains("<dt>by</dt><dd>notti-media "))
-        #expect(dom.contains("<dt>SDK profile</dt><dd>Notti</dd>"))
+        #expect(dom.contains("<dt>SDK profile</dt><dd>Notti (FCM send requests: auto)</dd>"))
         #expect(dom.contains("<dt>limits</dt><dd>Notti: at most 10 MiB, 20 s; iOS: audio 5 MiB, image 10 MiB, video 50 MiB per attachment</dd>"))
         #expect(dom.contains("<dd>2.9 KB</dd>"), "2,860 bytes downloaded, in human units")
         #expect(dom.contains("attached mp4 · 2.9 KB"))
@@ -153,6 +153,7 @@ extension PreviewTests {
         #expect(cards[1].contains("<h3 class=\"title\">Sale</h3>"))
         #expect(!cards[3].contains("<img"), "no picture when Android refuses it")
         #expect(cards[3].contains("Media not shown on the phone"))
-        #expect(dom.contains("Notti: at most 10 MiB, 20 s; Firebase Messaging on Android: at most 1 MiB, 5 s;"), "each profile's limits, Android's too")
+        #expect(dom.contains("Firebase Messaging: no cap of its own, 30 s; Firebase Messaging on Android: at most 1 MiB, 5 s;"),
+                "each profile's limits, Android's too (a request without --sdk is judged under auto: Firebase's on iOS)")
     }
 }

@@ -2,13 +2,16 @@
 """A real HTTPS server on 127.0.0.1 for notti-media's tests, benchmarks and demo.
 
 It listens on kernel-picked ports and prints one JSON line on stdout:
-  {"port": P, "untrustedPort": U, "closedPort": C, "stallPort": S, "httpPort": H}
+  {"port": P, "untrustedPort": U, "closedPort": C, "stallPort": S, "httpPort": H,
+   "resetPort": R, "closePort": E}
 - P serves the routes below with a certificate signed by tls/test-ca.pem
   (names: media.notti.test, localhost, 127.0.0.1, ::1);
 - U serves the same routes with a self-signed certificate nobody trusts;
 - C is a port that was bound and closed: connecting to it is refused;
 - S accepts TCP connections and never says a word (a TLS handshake that stalls);
-- H serves the same routes over plain http (for App Transport Security cases).
+- H serves the same routes over plain http (for App Transport Security cases);
+- R accepts TCP connections and resets each at once (RST), mid-handshake;
+- E accepts TCP connections, reads the ClientHello and closes (FIN).
 It exits when its standard input closes, so it never outlives the process
 that started it.
 
@@ -24,11 +27,14 @@ Routes (GET):
                               repeated stay a playable mp3)
   /padded/N/NAME              that file's bytes padded with zeros to exactly N bytes
                               (real media stays what libmagic sniffs it as)
-  /bytes/N?mode=M[&type=CT]   N bytes of a real JPEG padded with zeros (ETag
+  /bytes/N?mode=M[&type=CT][&rate=BPS][&send=K]
+                              N bytes of a real JPEG padded with zeros (ETag
                               "bytes-N", and 304 to If-None-Match of it);
                               M = length (Content-Length), nolength (close
                               delimited), chunked, or lie (Content-Length: 1024
-                              plus chunked encoding carrying all N bytes)
+                              plus chunked encoding carrying all N bytes);
+                              rate sends them at BPS bytes a second (mode=length),
+                              send stops after K bytes and holds the connection
   /endless                    an endless close-delimited stream
   /gzip-bomb                  ~100 KiB of gzip that inflates to 100 MiB
   /trickle                    Content-Length 1000, then one byte a second
@@ -63,6 +69,7 @@ import json
 import os
 import socket
 import ssl
+import struct
 import sys
 import threading
 import time
@@ -228,7 +235,18 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "length":
             self.send_header("Content-Length", str(n))
             self.end_headers()
-            self.wfile.write(body)
+            rate = int(query.get("rate", "0"))
+            send = int(query.get("send", str(n)))
+            if rate:
+                step = max(1, rate // 10)
+                for i in range(0, send, step):
+                    self.wfile.write(body[i:min(i + step, send)])
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            else:
+                self.wfile.write(body[:send])
+            if send < n:
+                time.sleep(60)
         elif mode == "nolength":
             self.send_header("Connection", "close")
             self.end_headers()
@@ -373,6 +391,32 @@ def stalling_listener():
     return listener.getsockname()[1]
 
 
+def dropping_listener(reset):
+    """Accepts connections and drops each at once, before any TLS: with a reset
+    (RST, SO_LINGER 0) or with an orderly close (FIN)."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(256)
+
+    def accept_forever():
+        while True:
+            connection, _ = listener.accept()
+            if reset:
+                connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            else:
+                # Wait for the ClientHello, so the client is mid-handshake when the connection ends.
+                connection.settimeout(2)
+                try:
+                    connection.recv(4096)
+                except OSError:
+                    pass
+            connection.close()
+
+    threading.Thread(target=accept_forever, daemon=True).start()
+    return listener.getsockname()[1]
+
+
 def closed_port():
     probe = socket.socket()
     probe.bind(("127.0.0.1", 0))
@@ -398,6 +442,8 @@ def main():
         "closedPort": closed_port(),
         "stallPort": stalling_listener(),
         "httpPort": plain.server_address[1],
+        "resetPort": dropping_listener(reset=True),
+        "closePort": dropping_listener(reset=False),
     }), flush=True)
     # Live exactly as long as whoever started us keeps our stdin open.
     try:

@@ -231,14 +231,16 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
                     .map { delivery, platform in
                         Delivery(
                             plan: PayloadPlan(
-                                delivery, selection: configuration.selection, options: configuration.options, policies: policies,
+                                delivery, selection: configuration.selection.forSendRequest, options: configuration.options, policies: policies,
                                 platform: platform) { checkedURLs.check($0, key: $1, allowHTTP: $2) },
                             source: "\(source)#\(platform.rawValue)")
                     }
             } else {
                 isRequest = false
                 deliveries = configuration.platforms.includes(.ios) ? [Delivery(
-                    plan: PayloadPlan(payload, selection: configuration.selection, options: configuration.options, policies: policies) {
+                    plan: PayloadPlan(
+                        payload, selection: configuration.selection.forAPNsPayload, options: configuration.options, policies: policies
+                    ) {
                         checkedURLs.check($0, key: $1, allowHTTP: $2)
                     },
                     source: source)] : []
@@ -269,10 +271,10 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         var pending: PendingPayload?
         var ready = MediaResults()
         var dropped = false
-        // A request's downloads run under the loosest policy of its own deliveries (one
-        // download judged by each), cached apart from the run's APNs payloads' by that policy.
-        let policy = isRequest ? MediaPolicy.loosest(of: deliveries.map(\.plan.policy)) : fetchPolicy
         for url in fetches {
+            // A request's URL is downloaded under the loosest policy of the records that name
+            // it, and no other's (SPEC 15), cached apart from the run's APNs payloads' by that policy.
+            let policy = isRequest ? Self.loosestPolicy(naming: url, in: deliveries) : fetchPolicy
             let key = isRequest ? "\u{1}\(policy.cacheKey)\u{1}\(url.string)" : url.string
             let lookup = cache.lookup(key) {
                 if let pending { return pending }
@@ -295,6 +297,13 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         var finished: CheckRecord<Rendered>?
         for (url, result) in ready where pending.fill(url, with: result) { finished = finishRecord(pending) }
         return finished
+    }
+
+    /// The loosest policy of the deliveries that fetch `url`.
+    private static func loosestPolicy(naming url: MediaURL, in deliveries: [Delivery]) -> MediaPolicy {
+        .loosest(of: deliveries.compactMap { delivery in
+            delivery.plan.fetches.contains { $0.string == url.string } ? delivery.plan.policy : nil
+        })
     }
 
     /// Each delivery's report, once its downloads are in.

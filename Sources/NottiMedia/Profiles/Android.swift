@@ -60,11 +60,11 @@ extension SDKProfile {
         let present: [SDK] = [.onesignal, .airship].filter { sdk in
             sdk == .onesignal ? payload.root.value(at: ["data", "bicon"]) != nil : payload.root.value(at: ["data", styleKey]) != nil
         }
-        switch selection {
+        switch selection.forSendRequest {
         case .fixed(.onesignal): return .androidOneSignal
         case .fixed(.airship): return .androidAirship
         case .fixed: return .androidFCM
-        case .auto: return present.first.map { $0 == .onesignal ? .androidOneSignal : .androidAirship } ?? .androidFCM
+        case .auto, .unspecified: return present.first.map { $0 == .onesignal ? .androidOneSignal : .androidAirship } ?? .androidFCM
         }
     }
 

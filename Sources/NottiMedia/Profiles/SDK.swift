@@ -50,12 +50,23 @@ public enum SDK: String, Sendable, CaseIterable {
 public enum SDKSelection: Sendable, Equatable {
     case fixed(SDK)
     case auto
+    /// No `--sdk`: Notti's rules for an APNs payload, `auto` for a send request (a
+    /// request names Firebase's key: judged as Notti's, it would pass an image
+    /// iPhones never show; SPEC 15).
+    case unspecified
+
+    /// What an APNs payload is judged under.
+    package var forAPNsPayload: SDKSelection { self == .unspecified ? .fixed(.notti) : self }
+
+    /// What a send request's deliveries are judged under.
+    package var forSendRequest: SDKSelection { self == .unspecified ? .auto : self }
 
     /// The profile for `payload`, and the SDKs whose media keys it also carries
     /// (more than one under `auto`: `ambiguous_sdk`).
     package func resolve(for payload: Payload) -> (sdk: SDK, alsoPresent: [SDK]) {
         switch self {
         case .fixed(let sdk): return (sdk, [])
+        case .unspecified: return (.notti, [])
         case .auto:
             let present = SDK.allCases.filter { $0.profile.carriesMediaKey(payload) }
             guard let first = present.first else { return (.notti, []) }

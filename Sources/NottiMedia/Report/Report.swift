@@ -6,6 +6,8 @@ public struct Report: Sendable {
         case attached
         /// The content was delivered without media (no media, or anything failed).
         case unchanged
+        /// APNs refuses the payload (`payload_too_large`): no phone receives anything.
+        case rejected
         /// The input was not a JSON object: nothing was delivered.
         case invalidPayload = "invalid_payload"
     }

@@ -9,8 +9,10 @@ extension PayloadPlan {
         // the push shows as sent, whatever the media would have done (SPEC 7).
         let neverRuns = context.lazy.compactMap { DiagnosticCode(rawValue: $0.code) }
             .first { $0 == .mutableContentMissing || $0 == .noAlert }
+        // APNs refuses a payload over its limit: no phone receives anything (SPEC 7).
+        let rejected = context.contains { $0.severity == .error && $0.code == DiagnosticCode.payloadTooLarge.rawValue }
         var judged = JudgedEntries()
-        let delivery: FailurePolicyDelivery
+        var delivery: FailurePolicyDelivery
         switch spec {
         case .absent:
             delivery = .unchanged(.noMedia)
@@ -22,11 +24,15 @@ extension PayloadPlan {
                 // An empty list is no media, and an SDK's overrides still apply (outcome refers to media).
                 delivery = neverRuns == nil ? .unchanged(.noMedia, overrides: overrides) : .unchanged(.noMedia)
             } else {
-                judged = judgeEntries(results, requestedAtSendTime: neverRuns == nil)
+                judged = judgeEntries(results, requestedAtSendTime: neverRuns == nil && !rejected)
                 delivery = neverRuns.map { .unchanged($0) }
-                    ?? profile.failurePolicy.delivery(of: judged.attachments, firstFailure: judged.firstFailure, bundled: judged.bundled, overrides: overrides)
+                    ?? profile.failurePolicy.delivery(
+                        of: judged.attachments, firstFailure: judged.firstFailure,
+                        // OneSignal's bicon resource on Android: an icon of the app's, no picture to show (SPEC 15).
+                        bundled: judged.bundled && profile.platform == .ios, overrides: overrides)
             }
         }
+        if rejected { delivery = FailurePolicyDelivery(outcome: .rejected, reason: .payloadTooLarge) }
         let content: Report.ContentSource = switch profile.platform {
         case .ios: .payload(payload, attachments: delivery.attachments, overrides: delivery.overrides)
         case .android: .android(payload, picture: delivery.attachments.first, dimensions: judged.media.all.first?.dimensions)

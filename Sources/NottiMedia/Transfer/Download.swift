@@ -24,7 +24,12 @@ struct DownloadedFile {
 }
 
 /// One URL of a redirect chain: `number` 1 is the first redirect's target.
-struct RedirectHop: Sendable, Hashable {
-    var number: Int
-    var url: String
+package struct RedirectHop: Sendable, Hashable {
+    package var number: Int
+    package var url: String
+
+    package init(number: Int, url: String) {
+        self.number = number
+        self.url = url
+    }
 }

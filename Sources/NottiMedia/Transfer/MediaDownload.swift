@@ -49,7 +49,7 @@ package final class MediaDownload: Sendable {
         let refusal: String?
     }
 
-    init(
+    package init(
         facts: MediaFacts, sourcePath: String, folder: String, sniffedMime: String, leadingBytes: [UInt8],
         frames: Int? = nil, fetchedUnder: MediaPolicy? = nil, placed: PlacedNames = PlacedNames()
     ) {
@@ -165,8 +165,10 @@ package final class MediaDownload: Sendable {
 }
 
 /// The names a download's attachments were placed under in this run.
-final class PlacedNames: Sendable {
+package final class PlacedNames: Sendable {
     private let names = Mutex<Set<String>>([])
+
+    package init() {}
 
     /// Runs `make` unless `name` was made already; a failed `make` is tried again next time.
     func once(_ name: String, _ make: () throws(Errno) -> Void) throws(Errno) -> Bool {

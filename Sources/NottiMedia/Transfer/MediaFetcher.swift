@@ -45,7 +45,7 @@ final class MediaFetcher {
     ///   conditional, and a 304 is `.notModified`.
     func fetch(
         _ url: MediaURL, policy: MediaPolicy, to partialPath: String, cancellation: Cancellation?,
-        validators: (etag: String?, lastModified: String?)? = nil
+        validators: (etag: String?, lastModified: String?)? = nil, watchedCaps: [Int] = []
     ) -> Download {
         precondition(policy.trust == trust, "a fetcher's trust settings are fixed at creation")
         let start = MonotonicInstant.now
@@ -57,7 +57,8 @@ final class MediaFetcher {
         case .success(let fileDescriptor):
             let sink = TransferSink(
                 easy: easy, fileDescriptor: fileDescriptor, maxBytes: policy.maxBytes,
-                deadline: deadline, cancellation: cancellation, denyPrivateNetworks: policy.denyPrivateNetworks)
+                deadline: deadline, cancellation: cancellation, denyPrivateNetworks: policy.denyPrivateNetworks,
+                watchedCaps: watchedCaps, start: start)
             let outcome: Download.Outcome
             do {
                 try sink.install(on: easy)
@@ -73,6 +74,7 @@ final class MediaFetcher {
                 outcome = Self.failure(.networkError, error.message)
             }
             download.outcome = outcome
+            download.transfer.capCrossings = sink.capCrossings
             // A file whose close fails (a full disk on some file systems) is not complete.
             if close(fileDescriptor) != 0, case .file = outcome {
                 download.outcome = Self.failure(.writeError, "cannot write the attachment: \(Errno(errno).message)")

@@ -77,3 +77,142 @@ package struct MediaPolicy: Sendable, Equatable {
         ])
     }
 }
+
+// MARK: - One download, many policies
+//
+// A URL is downloaded once per run, under the loosest policy of the records that
+// name it, and judged under each record's own. The download keeps what a stricter
+// policy needs to be judged exactly (`TransferFacts`: when the headers came and
+// what length they announced, when the body went over each cap in play, how long
+// the connection and the whole transfer took), so each record's verdict is the one
+// its own download would have met, at its own deadline.
+
+extension MediaPolicy {
+    /// The loosest of `policies`: the longest deadline, the largest cap, the most
+    /// redirects, http if any allows it, a connect limit only if every one has one.
+    /// One download under it can be judged under each of them.
+    package static func loosest(of policies: [MediaPolicy]) -> MediaPolicy {
+        guard var loosest = policies.first else { return MediaPolicy() }
+        for policy in policies.dropFirst() where policy != loosest {
+            loosest.maxBytes = max(loosest.maxBytes, policy.maxBytes)
+            loosest.timeoutSeconds = max(loosest.timeoutSeconds, policy.timeoutSeconds)
+            loosest.maxRedirects = max(loosest.maxRedirects, policy.maxRedirects)
+            loosest.allowHTTP = loosest.allowHTTP || policy.allowHTTP
+            loosest.httpRefusedByATS = loosest.httpRefusedByATS || policy.httpRefusedByATS
+            loosest.httpRefusedByAndroid = loosest.httpRefusedByAndroid || policy.httpRefusedByAndroid
+            loosest.connectTimeoutSeconds = bothOrNil(loosest.connectTimeoutSeconds, policy.connectTimeoutSeconds).map(max)
+            loosest.capDescription = nil
+        }
+        return loosest
+    }
+
+    /// Every cap a record of this run may be judged under (each profile's, iOS's and
+    /// Android's, under `options`), ascending: a download notes when its body went
+    /// over each, so a stricter record's `too_large` is told from its `timeout`.
+    package static func capsInPlay(_ options: FetchOptions) -> [Int] {
+        let profiles = SDK.allCases.map(\.profile) + [SDKProfile.androidFCM, .androidAirship, .androidOneSignal]
+        return Array(Set(profiles.map { $0.policy(options).maxBytes })).sorted()
+    }
+}
+
+private func bothOrNil(_ first: Double?, _ second: Double?) -> (Double, Double)? {
+    guard let first, let second else { return nil }
+    return (first, second)
+}
+
+extension SDKSelection {
+    /// The policy an APNs payload's download runs under: the chosen profile's, or
+    /// under `auto` the loosest of every profile's, so each URL is fetched once
+    /// whichever profiles its payloads turn out to use. (A send request's
+    /// downloads run under the loosest of the records that name each URL.)
+    package func fetchPolicy(_ options: FetchOptions) -> MediaPolicy {
+        switch forAPNsPayload {
+        case .fixed(let sdk): sdk.profile.policy(options)
+        case .auto, .unspecified: .loosest(of: SDK.allCases.map { $0.profile.policy(options) })
+        }
+    }
+}
+
+extension MediaResult {
+    /// This result as `policy` would have had it, when the download ran under a
+    /// looser one: a stricter deadline, cap, connect limit, redirect count or
+    /// http rule turns it into that failure, decided from when each thing happened.
+    package func judged(under policy: MediaPolicy) -> MediaResult {
+        switch self {
+        // The common case, one profile for the URL: nothing to judge again, nothing to copy.
+        case .fetched(let media) where media.facts.policy == policy: return self
+        case .failed(let facts, _, _) where facts.policy == policy: return self
+        // A download judged under another policy: once per policy, kept with the download
+        // (every record of a campaign of send requests asks; remade each time it was 30% of the run).
+        case .fetched(let media): return media.judged(under: policy) { rejudged(under: policy) }
+        case .failed: return rejudged(under: policy)
+        }
+    }
+
+    private func rejudged(under policy: MediaPolicy) -> MediaResult {
+        var facts = self.facts
+        facts.policy = policy
+        guard var transfer = facts.transfer else {
+            // Failed before any request (the working file could not be made): the same failure.
+            return self
+        }
+        let deadline = Int((policy.timeoutSeconds * 1000).rounded(.up))
+        func failed(_ reason: DiagnosticCode, _ message: String, at milliseconds: Int? = nil) -> MediaResult {
+            // As a download stopped by this policy would report it: no file, stopped when it stopped.
+            if let milliseconds { transfer.elapsedMilliseconds = min(transfer.elapsedMilliseconds, milliseconds) }
+            facts.transfer = transfer
+            facts.bytes = nil
+            facts.sha256 = nil
+            return .failed(facts, reason, message)
+        }
+        // The connection (lookup, TCP and TLS, as libcurl's connect limit counts it):
+        // Airship on Android gives up after 2 s without one.
+        if let connect = policy.connectTimeoutSeconds.map({ Int(($0 * 1000).rounded(.up)) }) {
+            let connected = transfer.timings.dnsMs + transfer.timings.connectMs + transfer.timings.tlsMs
+            let neverConnected = transfer.httpStatus == nil && transfer.elapsedMilliseconds > connect
+            if connected > connect || (neverConnected && isFailure) {
+                return failed(.timeout, "the connection took longer than \(NumberText.decimal(policy.connectTimeoutSeconds!)) s; "
+                    + DiagnosticCode.timeout.fix, at: connect)
+            }
+        }
+        if transfer.redirects > policy.maxRedirects {
+            return failed(.tooManyRedirects, "more than \(policy.maxRedirects) redirects; \(DiagnosticCode.tooManyRedirects.fix)")
+        }
+        if !policy.allowHTTP, let hop = transfer.httpHop ?? transfer.refusedHop {
+            return failed(.insecureRedirect, MediaFetcher.insecureRedirectMessage(policy, hop))
+        }
+        // Then what came first on the wire: a length over the cap in the headers, the
+        // body going over the cap, or the deadline.
+        let success = transfer.httpStatus.map { (200..<300).contains($0) } ?? false
+        if success, let announced = transfer.announcedBytes, announced > policy.maxBytes, transfer.timings.firstByteMs <= deadline {
+            transfer.tooLargeAnnounced = true
+            return failed(.tooLarge, MediaFetcher.tooLargeMessage(policy, announced: true), at: transfer.timings.firstByteMs)
+        }
+        // Exact when the cap was watched (`capsInPlay`); a larger cap's crossing, or the end, bounds it otherwise.
+        let crossed = transfer.capCrossings.first { $0.cap >= policy.maxBytes }?.atMilliseconds
+            ?? ((facts.bytes ?? 0) > policy.maxBytes ? transfer.elapsedMilliseconds : nil)
+        if let crossed, crossed <= deadline {
+            transfer.tooLargeAnnounced = false
+            return failed(.tooLarge, MediaFetcher.tooLargeMessage(policy, announced: false), at: crossed)
+        }
+        if transfer.elapsedMilliseconds > deadline {
+            return failed(.timeout, MediaFetcher.timeoutMessage(policy), at: deadline)
+        }
+        switch self {
+        case .failed(_, let reason, let message):
+            // Within this policy's limits: the same failure, its message under this policy.
+            switch reason {
+            case .timeout: return .failed(facts, reason, MediaFetcher.timeoutMessage(policy))
+            case .tooLarge: return .failed(facts, reason, MediaFetcher.tooLargeMessage(policy, announced: facts.tooLargeAnnounced))
+            default: return .failed(facts, reason, message)
+            }
+        case .fetched(let media):
+            return .fetched(media.with(facts: facts))
+        }
+    }
+
+    private var isFailure: Bool {
+        if case .failed = self { return true }
+        return false
+    }
+}

@@ -4,30 +4,44 @@
 /// `--cache` row, which encodes and decodes it here, in one place.
 package struct TransferFacts: Sendable, Equatable {
     /// The URL of the last request made (after any redirects).
-    var finalURL: String
-    var redirects = 0
+    package var finalURL: String
+    package var redirects = 0
     /// The last response's status; nil when no response arrived.
-    var httpStatus: Int?
+    package var httpStatus: Int?
     /// The final response's Content-Type, parameters dropped and case folded.
-    var declaredMime: String?
+    package var declaredMime: String?
     /// The final response's Content-Disposition header, as sent.
-    var contentDisposition: String?
+    package var contentDisposition: String?
     /// What the final response's Content-Length announced, if anything.
-    var announcedBytes: Int?
+    package var announcedBytes: Int?
     /// The first plain-http URL in the chain (the policy allowed it), if any.
-    var httpHop: RedirectHop?
+    package var httpHop: RedirectHop?
     /// The hop refused as `insecure_redirect`, if that is the outcome.
-    var refusedHop: RedirectHop?
+    package var refusedHop: RedirectHop?
     /// For `too_large`: true when Content-Length announced it, false when counted.
-    var tooLargeAnnounced = false
+    package var tooLargeAnnounced = false
     /// The final response's caching headers.
-    var http: HTTPFacts?
+    package var http: HTTPFacts?
     /// libcurl's phase times (microseconds while the transfer sums its hops, then milliseconds).
-    var timings = FetchTimings()
-    var elapsedMilliseconds = 0
+    package var timings = FetchTimings()
+    package var elapsedMilliseconds = 0
+    /// When the body first went over each cap in play (`MediaPolicy.capsInPlay`), ascending:
+    /// a record with a stricter cap than the download's is judged from it (`MediaResult.judged`).
+    package var capCrossings: [CapCrossing] = []
 
-    init(finalURL: String) {
+    package init(finalURL: String) {
         self.finalURL = finalURL
+    }
+
+    /// The moment a body went over `cap` bytes, in milliseconds from the download's start.
+    package struct CapCrossing: Sendable, Equatable {
+        package var cap: Int
+        package var atMilliseconds: Int
+
+        package init(cap: Int, atMilliseconds: Int) {
+            self.cap = cap
+            self.atMilliseconds = atMilliseconds
+        }
     }
 
     /// The facts as the `--cache` row keeps them.

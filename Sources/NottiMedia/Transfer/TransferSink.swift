@@ -29,6 +29,12 @@ final class TransferSink {
     private let maxBytes: Int
     private let deadline: MonotonicInstant
     private let cancellation: Cancellation?
+    /// The caps to note the crossing of (ascending), and the next one not yet crossed.
+    private let watchedCaps: [Int]
+    private var nextWatched = 0
+    private let start: MonotonicInstant
+    /// When the body went over each watched cap.
+    private(set) var capCrossings: [TransferFacts.CapCrossing] = []
 
     private(set) var bytes = 0
     private(set) var stop: Stop?
@@ -44,8 +50,10 @@ final class TransferSink {
 
     init(
         easy: CurlEasy, fileDescriptor: Int32, maxBytes: Int, deadline: MonotonicInstant,
-        cancellation: Cancellation?, denyPrivateNetworks: Bool
+        cancellation: Cancellation?, denyPrivateNetworks: Bool, watchedCaps: [Int] = [], start: MonotonicInstant = .now
     ) {
+        self.watchedCaps = watchedCaps.filter { $0 <= maxBytes }
+        self.start = start
         self.denyPrivateNetworks = denyPrivateNetworks
         self.easy = easy.handle
         self.fileDescriptor = fileDescriptor
@@ -82,6 +90,11 @@ final class TransferSink {
             guard (300..<400).contains(code), skipped + count <= Self.maxSkippedRedirectBody else { return 0 }
             skipped += count
             return count
+        }
+        // One comparison a callback while no cap is near.
+        while nextWatched < watchedCaps.count, count > watchedCaps[nextWatched] - bytes {
+            capCrossings.append(.init(cap: watchedCaps[nextWatched], atMilliseconds: MediaFetcher.milliseconds(since: start)))
+            nextWatched += 1
         }
         guard count <= maxBytes - bytes else {
             stop = .tooLarge

@@ -43,8 +43,8 @@ struct Options {
     var errorsOnly = false
     /// `--html FILE`: the visual preview page.
     var htmlPath: String?
-    /// `--sdk`: whose extension to reproduce; Notti by default.
-    var sdk: SDKSelection = .fixed(.notti)
+    /// `--sdk`: whose extension to reproduce; by default Notti's for APNs payloads, `auto` for send requests.
+    var sdk: SDKSelection = .unspecified
     /// `--allow-http`: the app has an App Transport Security exception for plain http.
     var allowHTTP = false
     /// `--allow-empty`: a `check` that finds no payload passes instead of failing as a usage error.

@@ -80,6 +80,9 @@ struct HTMLCard: Sendable {
     /// Why the phone shows no media, in words, and the media's own verdict beside it.
     private func phoneLine(_ report: Report, skipped: Diagnostic?) -> String? {
         if report.outcome == .invalidPayload { return "Not delivered: \(DiagnosticCode.plainLanguage(for: "invalid_payload"))" }
+        if report.outcome == .rejected {
+            return "Nothing arrives on the phone: \(DiagnosticCode.plainLanguage(for: DiagnosticCode.payloadTooLarge.rawValue))"
+        }
         if let skipped {
             guard report.media.all.isEmpty == false else { return nil }
             // The media's own verdict, judged although no phone requests it.
@@ -142,6 +145,7 @@ struct HTMLCard: Sendable {
             return report.attachments.map { "attached \($0.fileExtension) · \(ByteText.human($0.size))" }.joined(separator: ", ")
         case .unchanged: return "delivered without media (\(report.reason?.rawValue ?? ""))"
         case .invalidPayload: return "not delivered: invalid payload"
+        case .rejected: return "not delivered: APNs rejects the payload"
         }
     }
 }

@@ -17,6 +17,7 @@ struct PreviewContext: Sendable {
         switch options.sdk {
         case .fixed(let chosen): sdk = chosen.displayName
         case .auto: sdk = "auto: each push under the SDK whose media key it carries"
+        case .unspecified: sdk = "Notti (FCM send requests: auto)"
         }
         fetchOptions = Tool.fetchOptions(from: options)
         selection = options.sdk
@@ -34,7 +35,7 @@ struct PreviewContext: Sendable {
     func limits(seen: [SDK], android: [SDK] = []) -> String {
         let profiles: [SDK] = switch selection {
         case .fixed(let sdk): [sdk]
-        case .auto: seen.isEmpty && !android.isEmpty ? [] : seen.isEmpty ? [.notti] : seen
+        case .auto, .unspecified: seen.isEmpty && !android.isEmpty ? [] : seen.isEmpty ? [.notti] : seen
         }
         // Send requests' Android records, each under the Android rules that judged it.
         let androidProfiles: [(SDKProfile, String)] = android.map { sdk in

@@ -16,6 +16,10 @@ final class TestServer: @unchecked Sendable {
     let stallPort: Int
     /// Serves the same routes over plain http.
     let httpPort: Int
+    /// Accepts TCP and resets the connection at once (mid-handshake).
+    let resetPort: Int
+    /// Accepts TCP, reads the ClientHello and closes the connection.
+    let closePort: Int
     private let process: Process
     private let stdinPipe: Pipe
 
@@ -40,13 +44,16 @@ final class TestServer: @unchecked Sendable {
         }
         guard let ports = try? JSONSerialization.jsonObject(with: line) as? [String: Int],
               let port = ports["port"], let untrusted = ports["untrustedPort"], let closed = ports["closedPort"],
-              let stall = ports["stallPort"], let http = ports["httpPort"]
+              let stall = ports["stallPort"], let http = ports["httpPort"], let reset = ports["resetPort"],
+              let closing = ports["closePort"]
         else { fatalError("the test server did not report its ports: \(String(decoding: line, as: UTF8.self))") }
         self.port = port
         self.untrustedPort = untrusted
         self.closedPort = closed
         self.stallPort = stall
         self.httpPort = http
+        self.resetPort = reset
+        self.closePort = closing
         self.process = process
         self.stdinPipe = stdinPipe
     }
