@@ -224,19 +224,23 @@ import Testing
         #expect(missing.stderr.contains("/nonexistent.png"))
     }
 
-    @Test func sniffFlagsAnMP3OverTheIOSAudioLimit() throws {
+    /// SPEC 7: sniff gives the verdict process gives the same bytes: between iOS's two readings
+    /// of 5 MB a warning (exit 0), over the binary one the error too_large (exit 1).
+    @Test(arguments: [(1250, "exceeds_ios_limit", Int32(0)), (1260, "too_large", Int32(1))])
+    func sniffJudgesAnMP3OverTheIOSAudioLimitAsProcessDoes(repeats: Int, code: String, status: Int32) throws {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // Real mp3 frames repeated past 5 MB: still audio/mpeg, but iOS refuses it.
+        // Real mp3 frames repeated past 5 MB: still audio/mpeg.
         let frames = try Data(contentsOf: URL(fileURLWithPath: Paths.medium("tone.mp3")))
-        var big = Data()
-        while big.count <= 5_000_000 { big.append(frames) }
         let path = folder.appendingPathComponent("long.mp3").path
-        try big.write(to: URL(fileURLWithPath: path))
+        try Data((0..<repeats).flatMap { _ in frames }).write(to: URL(fileURLWithPath: path))
         let result = try CLI.run(["sniff", "--format", "json", path])
         let record = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
         #expect(record["type"] as? String == "mp3")
         #expect(record["withinIOSLimit"] as? Bool == false)
-        #expect(result.status == 0, "a warning only")
+        #expect((record["diagnostics"] as? [[String: Any]])?.map { $0["code"] as? String } == [code])
+        #expect(result.status == status)
+        let process = try ProcessRun.fetch(TestServer.shared.url("/repeat/\(repeats)/tone.mp3"))
+        #expect(process.diagnosticCodes == [code])
     }
 }

@@ -33,12 +33,11 @@ package struct SniffReport: Sendable {
                 "the file is \(mime), which the SDK does not support: it would be attached as jpg and may not render; "
                     + Lints.conversionAdvice(forSniffedMime: mime)))
         }
-        if !withinIOSLimit {
-            found.append(Diagnostic(
-                .warning, .exceedsIOSLimit,
-                "\(bytes) bytes is over iOS's \(limit.decimalBytes / 1_000_000) MB limit for \(type.kind.rawValue) attachments "
-                    + "(\(limit.decimalBytes) bytes; iOS refuses more than \(limit.binaryBytes)): iOS may refuse the attachment; "
-                    + DiagnosticCode.exceedsIOSLimit.fix))
+        // The verdict `process` and `check` give the same bytes (SPEC 7): one judge for all three.
+        switch limit.judge(bytes: bytes) {
+        case .within: break
+        case .mayRefuse(let warning): found.append(warning)
+        case .refuses(let message): found.append(.error(.tooLarge, message))
         }
         self.diagnostics = found
     }
