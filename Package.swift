@@ -47,8 +47,9 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        // Typed wrappers for libcurl's variadic calls, which Swift cannot make.
-        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // Typed wrappers for libcurl's variadic calls, which Swift cannot make, and
+        // the TLS handshake's state through OpenSSL's libssl (already loaded by libcurl).
+        .target(name: "CCurlShim", dependencies: ["CCurl"], linkerSettings: [.linkedLibrary("ssl")]),
         // libmagic, the same content sniffing the SDK's type decision relies on.
         .systemLibrary(
             name: "CMagic",

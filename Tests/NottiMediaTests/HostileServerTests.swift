@@ -20,6 +20,20 @@ import Testing
         #expect(run.filesLeft.isEmpty)
     }
 
+    /// SPEC 3: a reset is the network's failure, also during the TLS handshake, and so is a
+    /// server that closes the connection before it says a word; never advice to fix a certificate.
+    @Test(arguments: ["reset", "close"])
+    func aConnectionDroppedDuringTheTLSHandshakeIsANetworkError(drop: String) throws {
+        let port = drop == "reset" ? server.resetPort : server.closePort
+        for _ in 0..<5 {
+            let run = try ProcessRun.fetch("https://127.0.0.1:\(port)/photo.jpg", ["--timeout", "5"])
+            #expect(run.reason == "network_error")
+            let message = (run.report["diagnostics"] as? [[String: Any]])?.first?["message"] as? String ?? ""
+            #expect(!message.contains("certificate"), "\(message)")
+            #expect(run.filesLeft.isEmpty)
+        }
+    }
+
     @Test func aTLSHandshakeThatStallsTimesOut() throws {
         let run = try ProcessRun.fetch("https://127.0.0.1:\(server.stallPort)/photo.jpg", ["--timeout", "2"])
         #expect(run.reason == "timeout")

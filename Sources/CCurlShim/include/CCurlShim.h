@@ -15,6 +15,11 @@ CURLcode CCurlShim_setopt_write_function(CURL *handle, curl_write_callback callb
 CURLcode CCurlShim_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback callback);
 CURLcode CCurlShim_setopt_opensocket_function(CURL *handle, curl_opensocket_callback callback);
 
+// Sets *heard to 1 on every new connection whose TLS handshake reads the
+// server's hello (the caller resets it before each transfer); *heard must
+// outlive the handle's transfers.
+CURLcode CCurlShim_watch_server_hello(CURL *handle, int *heard);
+
 CURLcode CCurlShim_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode CCurlShim_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode CCurlShim_getinfo_string(CURL *handle, CURLINFO info, const char **value);

@@ -23,6 +23,8 @@ final class CurlEasy {
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     /// Header lists libcurl keeps pointers to; freed with the handle.
     private var lists: [UnsafeMutablePointer<curl_slist>] = []
+    /// Set to 1 by the shim when a new connection's TLS handshake reads the server's hello.
+    private let serverHelloFlag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
     /// The request headers of the current fetch (`CURLOPT_HTTPHEADER`); replaced by the next.
     private var requestHeaders: UnsafeMutablePointer<curl_slist>?
 
@@ -44,7 +46,9 @@ final class CurlEasy {
         self.handle = handle
         self.multi = multi
         errorBuffer.initialize(to: 0)
+        serverHelloFlag.initialize(to: 0)
         try check("CURLOPT_ERRORBUFFER", CCurlShim_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
+        try check("CURLOPT_SSL_CTX_FUNCTION", CCurlShim_watch_server_hello(handle, serverHelloFlag))
     }
 
     deinit {
@@ -53,7 +57,13 @@ final class CurlEasy {
         curl_multi_cleanup(multi)
         lists.forEach { curl_slist_free_all($0) }
         errorBuffer.deallocate()
+        serverHelloFlag.deallocate()
     }
+
+    /// Whether the last transfer's new connection got as far as the server's TLS
+    /// hello: a failed handshake that did not is the network's failure (a reset,
+    /// a close), not the certificate's.
+    var heardServerHello: Bool { serverHelloFlag.pointee != 0 }
 
     // MARK: Options
     //
@@ -192,6 +202,7 @@ final class CurlEasy {
     /// returns libcurl's result code (`CURLE_ABORTED_BY_CALLBACK` when it said no).
     func perform(while shouldContinue: () -> Bool) -> CURLcode {
         errorBuffer[0] = 0
+        serverHelloFlag.pointee = 0
         guard curl_multi_add_handle(multi, handle) == CURLM_OK else { return CURLE_OUT_OF_MEMORY }
         defer { curl_multi_remove_handle(multi, handle) }
         var running: Int32 = 1

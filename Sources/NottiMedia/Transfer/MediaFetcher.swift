@@ -130,7 +130,7 @@ final class MediaFetcher {
                     return tooLargeFailure(announced: true)
                 }
                 if code != CURLE_FILESIZE_EXCEEDED || status == 0 {
-                    return Self.failure(for: code, detail: easy.errorDetail(for: code), policy: policy)
+                    return Self.failure(for: code, detail: easy.errorDetail(for: code), policy: policy, heardServer: easy.heardServerHello)
                 }
             }
             if Self.redirectStatuses.contains(status), let next = easy.redirectURL {
@@ -212,11 +212,15 @@ final class MediaFetcher {
         return "redirect \(hop.number) leads to \(quoted(hop.url)): \(allowed); \(DiagnosticCode.insecureRedirect.fix)"
     }
 
-    /// Maps a libcurl failure to its reason code.
-    static func failure(for code: CURLcode, detail: String, policy: MediaPolicy) -> Download.Outcome {
+    /// Maps a libcurl failure to its reason code, by what happened: a handshake that
+    /// ended before the server's hello (a reset, a close) is the network's failure.
+    static func failure(for code: CURLcode, detail: String, policy: MediaPolicy, heardServer: Bool) -> Download.Outcome {
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             return .failed(.timeout, timeoutMessage(policy))
+        case CURLE_SSL_CONNECT_ERROR where !heardServer:
+            return Self.failure(
+                .networkError, "the connection was reset or closed during the TLS handshake, before the server answered (\(detail))")
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_NOTFOUND,
