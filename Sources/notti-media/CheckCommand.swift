@@ -55,7 +55,7 @@ struct CheckCommand {
     private func run(sources: PayloadSources, outputDirectory: String, scratch: ScratchFolder, unreadable: Counter) -> Int32 {
         let format: CheckFormat
         let preview: HTMLPreview?
-        let pipeline: CheckPipeline<RenderedRecord>
+        let pipeline: CheckPipeline
         do {
             format = try Self.makeFormat(options, scratch: scratch)
             preview = try options.htmlPath.map { path in
@@ -64,12 +64,12 @@ struct CheckCommand {
                     errorsOnly: options.errorsOnly)
             }
             let renderer = format.renderer
-            var configuration = CheckPipeline<RenderedRecord>.Configuration(
+            var configuration = CheckPipeline.Configuration(
                 jobs: options.jobs ?? Options.defaultJobs, options: Tool.fetchOptions(from: options),
                 selection: options.sdk, outputDirectory: outputDirectory, strict: options.strict,
                 cancellation: Signals.cancellation,
                 render: { [drawsCards = preview != nil] report in
-                    RenderedRecord(line: renderer.render(report), report: drawsCards ? report : nil)
+                    CheckRecord.Rendering(line: renderer.render(report), report: drawsCards ? report : nil)
                 })
             if let hostConnections = options.hostConnections { configuration.hostConnections = hostConnections }
             configuration.cache = Tool.openCache(options)
@@ -161,7 +161,7 @@ private final class Tally: @unchecked Sendable {
     private(set) var failed = 0
     private(set) var firstWriteError: String?
 
-    func add(_ record: CheckRecord<RenderedRecord>) {
+    func add(_ record: CheckRecord) {
         done += 1
         if !record.passed { failed += 1 }
         if firstWriteError == nil, let failure = record.diagnostics.first(where: { $0.code == DiagnosticCode.writeError.rawValue }) {

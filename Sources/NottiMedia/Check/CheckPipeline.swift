@@ -7,9 +7,9 @@ import Glibc
 ///
 /// Memory is bounded by `windowSize` payloads between submitted and written,
 /// whatever the input's length: `submit` blocks while the window is full.
-/// Generic over what the caller's outputs make of a report (`Rendered`), which
-/// is produced on the worker that finished the payload.
-public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
+/// What the caller's outputs make of a report (`CheckRecord.Rendering`) is
+/// produced on the worker that finished the payload.
+public final class CheckPipeline: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// Concurrent downloads (fetch workers, each with its own libcurl and libmagic handles).
         public var jobs: Int
@@ -26,11 +26,11 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         /// `--platform`: the deliveries checked; an input with none of them is skipped.
         public var platforms = PlatformSelection.all
         /// Turns a finished report into the outputs' rendering; runs on worker threads.
-        public var render: @Sendable (Report) -> Rendered
+        public var render: @Sendable (Report) -> CheckRecord.Rendering
 
         public init(
             jobs: Int, options: FetchOptions, selection: SDKSelection, outputDirectory: String, strict: Bool,
-            cancellation: Cancellation?, render: @escaping @Sendable (Report) -> Rendered
+            cancellation: Cancellation?, render: @escaping @Sendable (Report) -> CheckRecord.Rendering
         ) {
             self.jobs = jobs
             self.options = options
@@ -62,7 +62,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
     /// Every APNs payload's download runs under it; each payload's report judges it under its own profile's.
     private let fetchPolicy: MediaPolicy
     private let policies: PolicyTable
-    private let writer: OrderedWriter<CheckRecord<Rendered>>
+    private let writer: OrderedWriter<CheckRecord>
     private let fetchers: [Handoff<ServiceExtension>]
     /// Makes the attachment files each report lists, on the thread that finishes the report.
     private let placement: AttachmentPlacement
@@ -111,7 +111,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
 
     /// Starts the workers and the writer; `emit` gets every record, in input order,
     /// on the writer thread.
-    public func start(emit: @escaping @Sendable (CheckRecord<Rendered>) -> Void) {
+    public func start(emit: @escaping @Sendable (CheckRecord) -> Void) {
         let parsers = min(configuration.jobs, max(1, ProcessFacts.processorCount))
         parseThreads = (0..<max(1, parsers)).map { _ in JoinableThread { self.parseLoop() } }
         fetchThreads = fetchers.enumerated().map { index, fetcher in
@@ -123,9 +123,12 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
                 if record.skipped {
                     self.summary.skipped += 1
                 } else {
-                    for written in [record] + record.companions {
-                        emit(written)
-                        self.summary.add(written)
+                    // Each record as it is: an array of the record and its companions copied every one.
+                    emit(record)
+                    self.summary.add(record)
+                    for companion in record.companions {
+                        emit(companion)
+                        self.summary.add(companion)
                     }
                 }
                 self.window.signal()
@@ -189,19 +192,21 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         // Campaigns repeat a few URLs millions of times: remember their checks
         // (per thread, so no lock), up to a bound.
         var checkedURLs = URLCheckMemo()
-        var finished: [CheckRecord<Rendered>] = []
+        var finished: [CheckRecord] = []
         while let numbered = parseQueue.pop() {
             for item in numbered {
                 if isCancelled { break }
                 if let record = parse(item, checkedURLs: &checkedURLs) { finished.append(record) }
             }
-            writer.deliver(finished)
-            finished.removeAll(keepingCapacity: true)
+            // Handed over whole (`consume`): a batch still referenced here was copied record by record
+            // when the writer took its records out.
+            writer.deliver(consume finished)
+            finished = []
         }
     }
 
     /// The record for `item`, or nil when it waits for its media downloads.
-    private func parse(_ item: Numbered, checkedURLs: inout URLCheckMemo) -> CheckRecord<Rendered>? {
+    private func parse(_ item: Numbered, checkedURLs: inout URLCheckMemo) -> CheckRecord? {
         let source = item.input.source
         let payload: Payload
         let invalidSDK: SDK = if case .fixed(let sdk) = configuration.selection { sdk } else { .notti }
@@ -253,7 +258,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         }
         guard !deliveries.isEmpty else {
             // No delivery for --platform: not checked.
-            var skipped = CheckRecord<Rendered>(
+            var skipped = CheckRecord(
                 sequence: item.sequence, source: source, passed: true, diagnostics: [], media: [], attachments: [],
                 rendered: configuration.render(invalid(PayloadError(message: ""))))
             skipped.skipped = true
@@ -294,7 +299,7 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
                 item.sequence, reports(deliveries, results: ready), line: item.input.lineNumber, index: item.input.index)
         }
         // Some download is still running: whichever thread fills the last result reports.
-        var finished: CheckRecord<Rendered>?
+        var finished: CheckRecord?
         for (url, result) in ready where pending.fill(url, with: result) { finished = finishRecord(pending) }
         return finished
     }
@@ -333,19 +338,20 @@ public final class CheckPipeline<Rendered: Sendable>: @unchecked Sendable {
         }
     }
 
-    private func finishRecord(_ pending: PendingPayload) -> CheckRecord<Rendered> {
+    private func finishRecord(_ pending: PendingPayload) -> CheckRecord {
         record(pending.sequence, reports(pending.deliveries, results: pending.results), line: pending.input.lineNumber, index: pending.input.index)
     }
 
     /// The record of one input: its first delivery's, with the others (a send request's
     /// Android delivery) as companions written right after it.
-    private func record(_ sequence: Int, _ reports: [Report], line: Int?, index: Int?) -> CheckRecord<Rendered> {
+    private func record(_ sequence: Int, _ reports: [Report], line: Int?, index: Int?) -> CheckRecord {
+        let companions = reports.dropFirst().map { record(sequence, $0, line: line, index: index) }
         var first = record(sequence, reports[0], line: line, index: index)
-        first.companions = reports.dropFirst().map { record(sequence, $0, line: line, index: index) }
+        if !companions.isEmpty { first.companions = companions }
         return first
     }
 
-    private func record(_ sequence: Int, _ report: consuming Report, line: Int?, index: Int?) -> CheckRecord<Rendered> {
+    private func record(_ sequence: Int, _ report: consuming Report, line: Int?, index: Int?) -> CheckRecord {
         var report = report
         if let line {
             report.sourceIsLine = true

@@ -1,6 +1,6 @@
 /// One checked payload as the writer needs it: its verdict for the summary
 /// and its output, already rendered by the worker that finished it.
-public struct CheckRecord<Rendered: Sendable>: Sendable {
+public struct CheckRecord: Sendable {
     /// Position in the input (after sharding), which fixes the output order.
     public var sequence: Int
     public var source: String
@@ -20,5 +20,23 @@ public struct CheckRecord<Rendered: Sendable>: Sendable {
     /// The attached files.
     package var attachments: [Attachment]
     /// What the run's outputs make of the report (rendered on a worker thread).
-    public var rendered: Rendered
+    public var rendered: Rendering
+
+    /// What the caller's outputs make of one report, on the worker that finished it:
+    /// the text its format prints, and the report itself where an output keeps it
+    /// (the preview draws cards from it).
+    ///
+    /// One concrete type, not a generic parameter of the pipeline: the library is
+    /// built without cross-module optimization (it must build as a dependency), so a
+    /// pipeline generic over the caller's type ran unspecialized, looking up generic
+    /// metadata for every record (46% more instructions on the 100,000-line campaign).
+    public struct Rendering: Sendable {
+        public var line: String?
+        public var report: Report?
+
+        public init(line: String?, report: Report?) {
+            self.line = line
+            self.report = report
+        }
+    }
 }

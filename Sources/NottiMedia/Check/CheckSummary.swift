@@ -104,7 +104,7 @@ public struct CheckSummary: Sendable {
     /// The records, passed and failed of one platform.
     public func counts(for platform: Platform) -> PlatformCounts { platformCounts[platform.ordinal] }
 
-    mutating func add<Rendered>(_ record: CheckRecord<Rendered>) {
+    mutating func add(_ record: CheckRecord) {
         payloads += 1
         platformCounts[record.platform.ordinal].payloads += 1
         if record.passed { platformCounts[record.platform.ordinal].passed += 1 } else { platformCounts[record.platform.ordinal].failed += 1 }

@@ -27,9 +27,11 @@ final class OrderedWriter<Record: Sendable>: @unchecked Sendable {
     /// handing over a batch at a time keeps lock traffic and wake-ups low.
     func deliver(_ records: consuming [Record]) {
         guard !records.isEmpty else { return }
+        var records = records
         condition.lock()
         var wakeWriter = false
-        for record in records {
+        // Popped, so each record moves into its slot (a for-in loop copied every one).
+        while let record = records.popLast() {
             let position = record[keyPath: sequence]
             while position - next >= slots.count { grow() }
             wakeWriter = wakeWriter || position == next

@@ -26,7 +26,7 @@ struct CardSelection {
     init(errorsOnly: Bool) { self.errorsOnly = errorsOnly }
 
     /// True when `record` gets a card.
-    mutating func keeps<Rendered>(_ record: CheckRecord<Rendered>) -> Bool {
+    mutating func keeps(_ record: CheckRecord) -> Bool {
         let kept = decide(record)
         if kept {
             shown += 1
@@ -38,7 +38,7 @@ struct CardSelection {
         return kept
     }
 
-    private mutating func decide<Rendered>(_ record: CheckRecord<Rendered>) -> Bool {
+    private mutating func decide(_ record: CheckRecord) -> Bool {
         if errorsOnly && record.passed { return false }
         // A verdict not seen before is remembered whether or not its card is the one kept.
         let newVerdict = verdicts.count < Self.verdictBound * 4 && verdicts.insert(Self.verdictKey(record)).inserted
@@ -55,7 +55,7 @@ struct CardSelection {
     }
 
     /// What the phone does with the push's media: each URL's verdict, or none.
-    private static func verdictKey<Rendered>(_ record: CheckRecord<Rendered>) -> String {
+    private static func verdictKey(_ record: CheckRecord) -> String {
         guard !record.media.isEmpty else { return record.passed ? "no media" : "no media, failed" }
         return record.media.map { "\($0.url) \($0.sdk.rawValue) \($0.reason?.rawValue ?? "attached")" }.joined(separator: "\n")
     }

@@ -22,13 +22,6 @@ protocol CheckSink: Sendable {
     func finish(_ summary: CheckSummary) throws(LocalError)
 }
 
-/// What one record's outputs make of its report: the `--format` output and the `--html` card.
-struct RenderedRecord: Sendable {
-    var line: String?
-    /// With `--html`, the report, for the page to draw if it keeps its card (`CardSelection`).
-    var report: Report?
-}
-
 extension Report {
     /// Every finding as a `SOURCE: SEVERITY: CODE: MESSAGE` line (only errors
     /// with `errorsOnly`); nil when there is none to print.

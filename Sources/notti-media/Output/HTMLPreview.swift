@@ -80,7 +80,7 @@ final class HTMLPreview: @unchecked Sendable {
 
     /// Adds a record's card when the page keeps it, placing its media beside the
     /// page the first time it is seen. Runs on the writer thread, in input order.
-    func add(_ record: CheckRecord<RenderedRecord>, report: Report) {
+    func add(_ record: CheckRecord, report: Report) {
         if record.diagnostics.contains(where: { $0.severity == .warning }) { warned += 1 }
         guard selection.keeps(record) else { return }
         let html = card.render(report)
