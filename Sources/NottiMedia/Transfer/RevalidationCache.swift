@@ -29,18 +29,15 @@ package final class RevalidationCache: @unchecked Sendable {
     /// - Throws: `CacheError` saying why the file cannot be used.
     package init(path: String) throws(CacheError) {
         self.path = path
-        if let failure = csqlite_load() {
-            throw CacheError(message: "cannot open \(path): \(String(cString: failure))")
-        }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
-        guard csqlite_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
-            let why = handle.map { String(cString: csqlite_errmsg($0)) } ?? "out of memory"
-            csqlite_close(handle)
+        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
+            let why = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
             throw CacheError(message: "cannot open \(path): \(why)")
         }
         database = handle
-        csqlite_busy_timeout(handle, 10_000)
+        sqlite3_busy_timeout(handle, 10_000)
         // Two processes creating one new cache at once: turning on WAL needs the
         // file to itself, and SQLite answers "locked" without waiting; try again.
         var attempts = 0
@@ -53,14 +50,14 @@ package final class RevalidationCache: @unchecked Sendable {
                 attempts += 1
                 usleep(50_000)
             } catch {
-                csqlite_close(handle)
+                sqlite3_close(handle)
                 throw error
             }
         }
     }
 
     deinit {
-        csqlite_close(database)
+        sqlite3_close(database)
     }
 
     /// Reads what the file is before anything is written to it: an empty
@@ -146,32 +143,32 @@ package final class RevalidationCache: @unchecked Sendable {
 
     private func run(_ sql: String, _ bindings: [String?]) throws(SQLiteError) -> [[String?]] {
         var statement: OpaquePointer?
-        let prepared = csqlite_prepare_v2(database, sql, -1, &statement, nil)
+        let prepared = sqlite3_prepare_v2(database, sql, -1, &statement, nil)
         guard prepared == SQLITE_OK, let statement else {
-            throw SQLiteError(code: prepared, message: String(cString: csqlite_errmsg(database)))
+            throw SQLiteError(code: prepared, message: String(cString: sqlite3_errmsg(database)))
         }
-        defer { csqlite_finalize(statement) }
+        defer { sqlite3_finalize(statement) }
         // SQLITE_TRANSIENT: SQLite copies the text before the Swift string goes away.
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         for (index, value) in bindings.enumerated() {
             if let value {
-                csqlite_bind_text(statement, Int32(index + 1), value, -1, transient)
+                sqlite3_bind_text(statement, Int32(index + 1), value, -1, transient)
             } else {
-                csqlite_bind_null(statement, Int32(index + 1))
+                sqlite3_bind_null(statement, Int32(index + 1))
             }
         }
         var rows: [[String?]] = []
         while true {
-            switch csqlite_step(statement) {
+            switch sqlite3_step(statement) {
             case SQLITE_ROW:
-                let columns = csqlite_column_count(statement)
+                let columns = sqlite3_column_count(statement)
                 rows.append((0..<columns).map { column in
-                    csqlite_column_text(statement, column).map { String(cString: $0) }
+                    sqlite3_column_text(statement, column).map { String(cString: $0) }
                 })
             case SQLITE_DONE:
                 return rows
             case let code:
-                throw SQLiteError(code: code, message: String(cString: csqlite_errmsg(database)))
+                throw SQLiteError(code: code, message: String(cString: sqlite3_errmsg(database)))
             }
         }
     }
