@@ -105,8 +105,13 @@ struct CheckCommand {
         progress?.clear()
         if Signals.receivedSignal == nil && position == 0 && unreadable.count > 0 { return ExitCode.localFailure }
         if Signals.receivedSignal == nil && position == 0 && !options.allowEmpty {
-            Console.fail("check found no payload in \(options.operands.joined(separator: " ")) (folders are walked for "
-                + "*.json, *.apns, *.jsonl and *.ndjson, hidden entries skipped); pass --allow-empty to accept that")
+            if options.operands.allSatisfy({ $0 == "-" }) {
+                Console.fail("check found no payload on standard input (-): it was empty; pipe JSON Lines in, one payload a line, "
+                    + "or pass --allow-empty to accept that")
+            } else {
+                Console.fail("check found no payload in \(options.operands.joined(separator: " ")) (folders are walked for "
+                    + "*.json, *.apns, *.jsonl and *.ndjson, hidden entries skipped); pass --allow-empty to accept that")
+            }
             return ExitCode.usage
         }
         if Signals.receivedSignal == nil && summary.payloads == 0 && summary.skipped > 0 && !options.allowEmpty {

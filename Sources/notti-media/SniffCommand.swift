@@ -61,7 +61,7 @@ struct SniffCommand {
         let limit = report.withinIOSLimit ? "within" : "over"
         var lines = [
             "\(textEscape(report.path)): \(textEscape(report.sniffedMime)) -> \(report.type.rawValue) (\(report.type.uti))"
-                + "\(report.fallback ? ", fallback" : ""), \(report.bytes) bytes, \(limit) the iOS \(report.type.kind.rawValue) limit"
+                + "\(report.fallback ? ", fallback" : ""), \(report.size), \(limit) the iOS \(report.type.kind.rawValue) limit"
         ]
         lines += report.diagnostics.map { FindingLine.format($0, source: report.path) }
         return lines.joined(separator: "\n")

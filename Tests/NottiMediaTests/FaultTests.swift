@@ -352,7 +352,9 @@ import Testing
         #expect(allowed.stdout == "checked 0 payloads: 0 passed, 0 failed\n")
         let stdin = try CLI.run(["check", "-"], stdin: "")
         #expect(stdin.status == 2)
-        #expect(stdin.stderr.contains("check found no payload in -"))
+        // Standard input is not a folder: the message says it was empty, not how folders are walked.
+        #expect(stdin.stderr == "notti-media: check found no payload on standard input (-): it was empty; pipe JSON Lines in, "
+            + "one payload a line, or pass --allow-empty to accept that\n")
     }
 
     @Test func aFolderWalkReadsJSONLinesFilesAndSkipsHiddenEntries() throws {

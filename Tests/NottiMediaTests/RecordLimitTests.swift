@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func everyCapInPlayIsWatched() {
-        #expect(MediaPolicy.capsInPlay(FetchOptions()) == [1_048_576, 10_485_760, 50_000_000, 52_428_800])
+        #expect(MediaPolicy.capsInPlay(FetchOptions()) == [1_048_576, 10_485_760, 52_428_800])
         #expect(MediaPolicy.capsInPlay(FetchOptions(maxBytes: 2_000)) == [2_000])
     }
 }

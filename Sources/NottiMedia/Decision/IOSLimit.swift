@@ -35,16 +35,18 @@ package struct IOSLimit: Sendable, Equatable {
         case refuses(String)
     }
 
-    package func judge(bytes: Int) -> Verdict {
+    /// - Parameter size: how messages state the size; by default "`bytes` bytes".
+    package func judge(bytes: Int, size: String? = nil) -> Verdict {
+        let size = size ?? "\(bytes) bytes"
         if bytes > binaryBytes {
             return .refuses(
-                "\(bytes) bytes is over iOS's \(binaryBytes)-byte limit for \(kind.rawValue) attachments "
+                "\(size) is over iOS's \(binaryBytes)-byte limit for \(kind.rawValue) attachments "
                     + "(\(megabytes) MB read as \(megabytes) MiB): iOS refuses the attachment and shows the push without it; \(fix)")
         }
         if bytes > decimalBytes {
             return .mayRefuse(Diagnostic(
                 .warning, DiagnosticCode.exceedsIOSLimit,
-                "\(bytes) bytes is over iOS's \(megabytes) MB limit for \(kind.rawValue) attachments read as \(decimalBytes) bytes "
+                "\(size) is over iOS's \(megabytes) MB limit for \(kind.rawValue) attachments read as \(decimalBytes) bytes "
                     + "(Apple does not say which MB it means): iOS may refuse the attachment; \(fix)"))
         }
         return .within

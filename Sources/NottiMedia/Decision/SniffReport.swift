@@ -9,6 +9,8 @@ package struct SniffReport: Sendable {
     /// video 50 MB), read in decimal megabytes: with no extension to run, the strict reading.
     package var withinIOSLimit: Bool
     package var diagnostics: [Diagnostic]
+    /// The size as people read it: "N bytes", or "more than 52428800 bytes" for a stream cut at the read bound.
+    package let size: String
 
     /// Sniffs the file at `path` (`bytes` long) and judges it against the SDK's size cap.
     /// - Throws: `SnifferError` when libmagic cannot read the file.
@@ -23,10 +25,13 @@ package struct SniffReport: Sendable {
         let limit = IOSLimit(type.kind)
         self.withinIOSLimit = bytes <= limit.decimalBytes
         var found: [Diagnostic] = []
+        // A stream is read to one byte past the global bound (SPEC 12): past it, its size is not known.
+        let size = bytes > DeviceModel.largestLimitBytes ? "more than \(DeviceModel.largestLimitBytes) bytes" : "\(bytes) bytes"
+        self.size = size
         if bytes == 0 {
             found.append(.error(.emptyMedia, "the file is empty"))
         } else if bytes > maxBytes {
-            found.append(.error(.tooLarge, "\(bytes) bytes is over the SDK's \(maxBytes)-byte limit: the push would go out without media"))
+            found.append(.error(.tooLarge, "\(size) is over the SDK's \(maxBytes)-byte limit: the push would go out without media"))
         }
         if fallback && bytes > 0 {
             found.append(Diagnostic(.warning, .unsupportedType,
@@ -34,7 +39,7 @@ package struct SniffReport: Sendable {
                     + Lints.conversionAdvice(forSniffedMime: mime)))
         }
         // The verdict `process` and `check` give the same bytes (SPEC 7): one judge for all three.
-        switch limit.judge(bytes: bytes) {
+        switch limit.judge(bytes: bytes, size: size) {
         case .within: break
         case .mayRefuse(let warning): found.append(warning)
         case .refuses(let message): found.append(.error(.tooLarge, message))

@@ -122,7 +122,7 @@ package final class SDKProfile: Sendable {
         case .streamed(let bytes) where platform == .android:
             cap = (bytes, "\(sdk.displayName)'s Android limit of 1 MiB (\(bytes) bytes)")
         case .streamed(let bytes): cap = (bytes, nil)
-        case .announced(let bytes): cap = (bytes, "\(sdk.displayName)'s \(bytes)-byte limit (announced lengths only)")
+        case .announced: cap = (DeviceModel.largestLimitBytes, "iOS's largest attachment limit (\(DeviceModel.largestLimitBytes) bytes, video)")
         case .none where platform == .android:
             cap = (DeviceModel.largestLimitBytes, "the tool's read bound (\(DeviceModel.largestLimitBytes) bytes; \(sdk.displayName) sets no cap on Android)")
         case .none: cap = (DeviceModel.largestLimitBytes, "iOS's largest attachment limit (\(DeviceModel.largestLimitBytes) bytes, video)")
@@ -136,6 +136,11 @@ package final class SDKProfile: Sendable {
             allowHTTP: !refusesHTTPItself && options.allowHTTP, httpRefusedByATS: !refusesHTTPItself && platform == .ios,
             capDescription: options.maxBytes == nil ? cap.description : nil)
         policy.httpRefusedByAndroid = platform == .android
+        if case .announced(let bytes) = sizeCap, options.maxBytes == nil {
+            // OneSignal holds only an announced length to its cap; a body without one runs to iOS's limits.
+            policy.announcedMaxBytes = bytes
+            policy.announcedCapDescription = "\(sdk.displayName)'s \(bytes)-byte limit (announced lengths only)"
+        }
         policy.connectTimeoutSeconds = options.timeoutSeconds == nil ? connectTimeoutSeconds : nil
         return policy
     }

@@ -55,5 +55,5 @@ extension MediaDownload {
 
 extension MediaPolicy {
     /// What of the policy a stored verdict depends on: a cache entry serves only the same limits.
-    var cacheKey: String { "\(maxBytes)|\(NumberText.decimal(timeoutSeconds))|\(maxRedirects)|\(allowHTTP)" }
+    var cacheKey: String { "\(maxBytes)|\(announcedMaxBytes.map(String.init) ?? "")|\(NumberText.decimal(timeoutSeconds))|\(maxRedirects)|\(allowHTTP)" }
 }

@@ -66,7 +66,7 @@ final class MediaFetcher {
                 try easy.setRequestHeaders(
                     [validators?.etag.map { "If-None-Match: \($0)" }, validators?.lastModified.map { "If-Modified-Since: \($0)" }]
                         .compactMap { $0 })
-                try easy.setMaxFileSize(policy.maxBytes)
+                try easy.setMaxFileSize(policy.announcedLimit)
                 outcome = withExtendedLifetime(sink) {
                     transfer(&download, policy: policy, sink: sink, deadline: deadline, partialPath: partialPath, conditional: validators != nil)
                 }
@@ -194,6 +194,9 @@ final class MediaFetcher {
     }
 
     private static func tooLargeDetail(_ policy: MediaPolicy, announced: Bool) -> String {
+        if announced, let cap = policy.announcedCapDescription {
+            return "the server announced a Content-Length over \(cap): the download is refused before the body"
+        }
         if let cap = policy.capDescription {
             return announced
                 ? "the server announced a Content-Length over \(cap): the download is refused before the body"

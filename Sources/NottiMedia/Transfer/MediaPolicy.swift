@@ -14,6 +14,11 @@ package struct MediaPolicy: Sendable, Equatable {
 
     /// Largest accepted body, in decoded bytes.
     package var maxBytes: Int
+    /// A smaller cap that only an announced Content-Length is held to (OneSignal on iOS:
+    /// 50,000,000); a body without one is counted against `maxBytes`. nil: `maxBytes` for both.
+    package var announcedMaxBytes: Int?
+    /// Whose limit `announcedMaxBytes` is, for messages.
+    package var announcedCapDescription: String?
     /// Deadline for everything: lookup, connect, TLS, redirects and body.
     package var timeoutSeconds: Double
     package var maxRedirects: Int
@@ -69,10 +74,13 @@ package struct MediaPolicy: Sendable, Equatable {
         var connectTo: [String]
     }
 
-    /// The `limits` object of a report.
+    /// The most a Content-Length may announce before the body is refused.
+    package var announcedLimit: Int { announcedMaxBytes ?? maxBytes }
+
+    /// The `limits` object of a report (an announced-only cap is the SDK's own, so it is the one named).
     package var limitsJSON: JSONValue {
         .object([
-            JSONMember("maxBytes", .int(maxBytes)),
+            JSONMember("maxBytes", .int(announcedLimit)),
             JSONMember("timeoutSeconds", .double(timeoutSeconds)),
         ])
     }
@@ -94,7 +102,10 @@ extension MediaPolicy {
     package static func loosest(of policies: [MediaPolicy]) -> MediaPolicy {
         guard var loosest = policies.first else { return MediaPolicy() }
         for policy in policies.dropFirst() where policy != loosest {
+            let announced = max(loosest.announcedLimit, policy.announcedLimit)
             loosest.maxBytes = max(loosest.maxBytes, policy.maxBytes)
+            loosest.announcedMaxBytes = announced < loosest.maxBytes ? announced : nil
+            loosest.announcedCapDescription = nil
             loosest.timeoutSeconds = max(loosest.timeoutSeconds, policy.timeoutSeconds)
             loosest.maxRedirects = max(loosest.maxRedirects, policy.maxRedirects)
             loosest.allowHTTP = loosest.allowHTTP || policy.allowHTTP
@@ -184,7 +195,7 @@ extension MediaResult {
         // Then what came first on the wire: a length over the cap in the headers, the
         // body going over the cap, or the deadline.
         let success = transfer.httpStatus.map { (200..<300).contains($0) } ?? false
-        if success, let announced = transfer.announcedBytes, announced > policy.maxBytes, transfer.timings.firstByteMs <= deadline {
+        if success, let announced = transfer.announcedBytes, announced > policy.announcedLimit, transfer.timings.firstByteMs <= deadline {
             transfer.tooLargeAnnounced = true
             return failed(.tooLarge, MediaFetcher.tooLargeMessage(policy, announced: true), at: transfer.timings.firstByteMs)
         }

@@ -17,11 +17,11 @@ enum ManPage {
         lines.append(".SH COMMANDS")
         for command in Command.allCases {
             lines.append(".SS \(command.rawValue)")
-            lines += paragraphs(HelpText.prose(of: HelpText.text(for: command)))
+            lines += paragraphs(HelpText.prose(of: HelpText.unwrapped(for: command)))
             for spec in OptionTable.options(for: command) {
                 lines.append(".TP")
                 lines.append(".B \\-\\-" + escaped(spec.name) + (spec.value.map { " \\fI\(escaped($0))\\fR" } ?? ""))
-                lines.append(escaped(spec.help.joined(separator: " ")))
+                lines.append(code(escaped(spec.help.joined(separator: " "))))
             }
         }
         lines += [
@@ -54,6 +54,13 @@ enum ManPage {
     }
 
     private static func paragraphs(_ text: [String]) -> [String] {
-        text.flatMap { paragraph in [".PP", escaped(paragraph)] }
+        text.flatMap { paragraph in [".PP", code(escaped(paragraph))] }
+    }
+
+    /// `--help`'s `code` spans in bold: roff prints backticks as they are.
+    static func code(_ text: String) -> String {
+        let parts = text.split(separator: "`", omittingEmptySubsequences: false)
+        guard parts.count >= 3 && parts.count % 2 == 1 else { return text }
+        return parts.enumerated().map { index, part in index % 2 == 1 ? "\\fB\(part)\\fR" : String(part) }.joined()
     }
 }

@@ -27,7 +27,9 @@ enum Arguments {
         }
         guard let command = Command(rawValue: first) else {
             if first.hasPrefix("-") {
-                throw UsageError("unknown option '\(first)': a command comes first (process, check, sniff or merge; see notti-media --help)")
+                let typed = first.drop { $0 == "-" }
+                throw UsageError("unknown option '\(first)'\(suggestion(String(typed), among: ["help", "version"], prefix: "--")) "
+                    + "(a command comes first: process, check, sniff or merge; see notti-media --help)")
             }
             throw UsageError("unknown command '\(first)'\(suggestion(first, among: commands)): expected process, check, sniff or merge (see notti-media --help)")
         }
@@ -51,7 +53,7 @@ enum Arguments {
                 name = String(name[..<equals])
             }
             guard argument.hasPrefix("--"), let spec = OptionTable.spec(name, for: command) else {
-                let known = OptionTable.options(for: command).map(\.name)
+                let known = OptionTable.options(for: command).map(\.name) + ["help", "version"]
                 throw UsageError("unknown option '\(argument.split(separator: "=").first ?? "")' for \(command.rawValue)"
                     + "\(suggestion(name, among: known, prefix: "--")) (see notti-media \(command.rawValue) --help)")
             }

@@ -5,14 +5,25 @@ import NottiMedia
 /// the list cannot drift from what the parser accepts.
 enum HelpText {
     static func text(for command: Command?) -> String {
-        let text = switch command {
+        wrapped(unwrapped(for: command))
+    }
+
+    /// The help text before filling: its paragraphs as written (the man page's source).
+    static func unwrapped(for command: Command?) -> String {
+        switch command {
         case nil: overview
         case .process?: process + optionList(for: .process)
         case .check?: check + optionList(for: .check)
         case .sniff?: sniff + optionList(for: .sniff)
         case .merge?: merge + optionList(for: .merge)
         }
-        return wrapped(text)
+    }
+
+    /// A line that heads what follows (`Usage:`, `Options:`): one word and a colon.
+    /// (Any line ending in a colon was one, and a filled line that broke after
+    /// "prints:" lost its sentence from the man page.)
+    private static func isHeading(_ line: Substring) -> Bool {
+        line.hasSuffix(":") && !line.contains(" ")
     }
 
     /// The widest line `--help` prints: a terminal's 80 columns.
@@ -30,7 +41,7 @@ enum HelpText {
             paragraph = []
         }
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.isEmpty || line.hasPrefix(" ") || line.hasSuffix(":") {
+            if line.isEmpty || line.hasPrefix(" ") || isHeading(line) {
                 flush()
                 lines.append(String(line))
             } else {
@@ -48,7 +59,7 @@ enum HelpText {
         var current: [Substring] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("Options:") { break }
-            if line.isEmpty || line.hasPrefix(" ") || line.hasSuffix(":") || line.hasPrefix("Usage:") {
+            if line.isEmpty || line.hasPrefix(" ") || isHeading(line) || line.hasPrefix("Usage:") {
                 if !current.isEmpty { paragraphs.append(current.joined(separator: " ")) }
                 current = []
             } else {
@@ -81,7 +92,7 @@ enum HelpText {
         Usage:
           notti-media process PAYLOAD|- [options]  one payload: the content as JSON
           notti-media check PATH... [options]      many payloads: verdicts, a summary
-          notti-media sniff FILE... [options]      local files' types, no network
+          notti-media sniff FILE...|- [options]    local files' types, no network
           notti-media merge FILE... [options]      join check's shards' JSON outputs
           notti-media --help | COMMAND --help
           notti-media --version
@@ -124,10 +135,13 @@ enum HelpText {
     static let process = """
         Usage: notti-media process PAYLOAD|- [options]
 
-        Runs one APNs payload (a .json or .apns file, or - for standard input) through the
-        extension's path and prints the content handed to iOS, shaped like
-        UNNotificationContent, on stdout; findings go to stderr. Exit 0 whenever content is
-        delivered, with media or unchanged; 2 for bad usage or an unreadable or invalid payload.
+        Runs one payload (a .json or .apns file, or - for standard input) through the
+        extension's path and prints, on stdout, the content handed to iOS, shaped like
+        UNNotificationContent; findings go to stderr. An FCM send request ({"message": ...})
+        reaches both platforms: it prints one object keyed by platform, {"ios": ..., "android": ...},
+        what each phone shows (--platform picks one). Exit 0 whenever the payload was checked,
+        its content delivered with media or unchanged (or rejected by APNs, outcome rejected);
+        2 for bad usage or an unreadable or invalid payload.
 
         Options:
 
@@ -149,11 +163,13 @@ enum HelpText {
         """
 
     static let sniff = """
-        Usage: notti-media sniff FILE... [options]
+        Usage: notti-media sniff FILE...|- [options]
 
-        The type decision for local files, with no network: the MIME type libmagic finds,
-        the attachment type (jpg when none of the five fits), its size, and whether
-        iOS's per-type attachment limit (audio 5 MB, image 10 MB, video 50 MB) allows it.
+        The type decision for local files (- reads one file from standard input, as file - does),
+        with no network: the MIME type libmagic finds,
+        the attachment type (jpg when none of the five fits), its size, and iOS's verdict on
+        its per-type attachment limit (audio 5 MB, image 10 MB, video 50 MB): the verdict
+        process and check give the same bytes.
         Exit 0 when every file passes, 1 when one has an error (with --strict: a warning),
         2 for bad usage or a file that cannot be read.
 

@@ -197,8 +197,11 @@ enum OptionTable {
                    help: ["refuse loopback, private, link-local, CGNAT, multicast and", "unspecified addresses, on every connection (blocked_address)"]) { options, _ in
             options.denyPrivateNetworks = true
         },
-        OptionSpec("quiet", [.process, .check, .sniff],
+        OptionSpec("quiet", [.process, .check],
                    help: ["nothing on stderr but an error that stops the run (process: no", "findings there; check: no progress line); stdout is unchanged"]) { options, _ in
+            options.quiet = true
+        },
+        OptionSpec("quiet", [.sniff], help: ["nothing on stderr but an error that stops the run; stdout is unchanged"]) { options, _ in
             options.quiet = true
         },
     ]

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// What a new user broke in an afternoon (issue 31), from the outside: each test
+/// failed before its fix.
+@Suite struct RoundThreeTextTests {
+    let server = TestServer.shared
+
+    @Test func theManPageKeepsMergesWholeSentenceAndSetsCodeInBold() throws {
+        let man = try CLI.run(["--generate", "man"]).stdout
+        #expect(man.contains("(one FILE per shard, in any order) into exactly what one unsharded check prints:"))
+        let prose = man.split(separator: "\n").filter { !$0.hasPrefix(".") }
+        #expect(!prose.contains { $0.contains("`") }, "roff prints backticks as they are")
+        #expect(man.contains("\\fBcheck \\-\\-format json \\-\\-shard I/N\\fR"))
+    }
+
+    @Test func processHelpSaysItTakesSendRequests() throws {
+        let help = try CLI.run(["process", "--help"]).stdout
+        #expect(!help.contains("one APNs payload"))
+        #expect(help.contains("FCM send request"))
+        #expect(help.contains("keyed by platform"))
+    }
+
+    @Test func sniffHelpNamesStandardInputAndItsOwnQuiet() throws {
+        let help = try CLI.run(["sniff", "--help"]).stdout
+        #expect(help.hasPrefix("Usage: notti-media sniff FILE...|- [options]"))
+        let quiet = help.split(separator: "\n").first { $0.contains("--quiet") } ?? ""
+        #expect(!quiet.contains("process") && !quiet.contains("progress"), "\(quiet)")
+        #expect(try CLI.run(["--help"]).stdout.contains("notti-media sniff FILE...|- [options]"))
+    }
+
+    @Test(arguments: [(["--versoin"], "did you mean '--version'?"), (["check", "--versoin"], "did you mean '--version'?"),
+                      (["--hepl"], "did you mean '--help'?")])
+    func aMistypedFlagGetsADidYouMean(arguments: [String], suggestion: String) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(suggestion), "\(result.stderr)")
+    }
+
+    @Test func anEndlessStreamIsMoreThanTheReadBoundNotOneByteOver() throws {
+        // 60,000,000 zero bytes on standard input: read to one byte past 52,428,800, then judged.
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let zeros = folder.appendingPathComponent("zeros")
+        try Data(count: 60_000_000).write(to: zeros)
+        let result = try CLI.run(executable: "/bin/sh", ["-c", "\"$0\" sniff - < \"$1\"", CLI.binary, zeros.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("more than 52428800 bytes"))
+        #expect(!result.stdout.contains("52428801"))
+    }
+
+    @Test func oneSignalsCapHoldsAnnouncedLengthsOnlyAStreamRunsToIOSsLimit() throws {
+        let text = #"{"aps": {"alert": "x", "mutable-content": 1}, "att": {"a": "\#(server.url("/endless?filename=a.jpg"))"}}"#
+        let run = try ProcessRun.fetch("", ["--sdk", "onesignal"], payloadText: text)
+        #expect(run.reason == "too_large")
+        let message = (run.report["diagnostics"] as? [[String: Any]])?.first?["message"] as? String ?? ""
+        #expect(message.contains("larger than iOS's largest attachment limit (52428800 bytes, video)"), "\(message)")
+        #expect(((run.media["limits"] as? [String: Any])?["maxBytes"] as? Int) == nil, "several entries: media is a list")
+        let announced = try ProcessRun.fetch(
+            "", ["--sdk", "onesignal"],
+            payloadText: #"{"aps": {"alert": "x", "mutable-content": 1}, "att": {"a": "\#(server.url("/bytes/50000001?filename=a.jpg"))"}}"#)
+        let refusal = (announced.report["diagnostics"] as? [[String: Any]])?.first?["message"] as? String ?? ""
+        #expect(refusal.contains("announced a Content-Length over OneSignal's 50000000-byte limit"), "\(refusal)")
+    }
+}
