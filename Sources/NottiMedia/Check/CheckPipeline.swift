@@ -180,6 +180,7 @@ public final class CheckPipeline: @unchecked Sendable {
         // Every report is placed: the downloads' working files go.
         for fetcher in fetchers { fetcher.value.releaseWorkingFiles() }
         summary.interrupted = isCancelled
+        summary.finishedOutOfOrder = writer.unwritten
         return summary
     }
 

@@ -7,6 +7,8 @@ public struct CheckSummary: Sendable {
     public var failed = 0
     /// True when the run was cancelled before it finished: the counts cover what finished.
     public var interrupted = false
+    /// When interrupted: records that finished after the first one still running, so were not written.
+    public var finishedOutOfOrder = 0
     /// Warnings failed payloads too (`--strict`).
     package var strict = false
     /// The shard this run checked (`--shard I/N`), if it checked one.

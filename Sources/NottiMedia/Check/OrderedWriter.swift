@@ -51,6 +51,13 @@ final class OrderedWriter<Record: Sendable>: @unchecked Sendable {
         slots = larger
     }
 
+    /// Records delivered but not written: those past a gap when the run was closed.
+    var unwritten: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+    }
+
     /// No more deliveries: `run` writes what is contiguous and returns.
     func close() {
         condition.lock()

@@ -18,7 +18,7 @@ final class ProgressLine: @unchecked Sendable {
         let rate = seconds > 0 ? Int(Double(done) / seconds) : 0
         // Made only when stderr is a terminal, so the stream is there.
         guard let stream = Console.standardError else { return }
-        fputs("\r\u{1B}[Kchecked \(done) payloads, \(failed) failed, \(rate)/s", stream)
+        fputs("\r\u{1B}[Kchecked \(done) payload\(done == 1 ? "" : "s"), \(failed) failed, \(rate)/s", stream)
         drawn = true
     }
 

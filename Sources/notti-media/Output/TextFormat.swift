@@ -22,7 +22,11 @@ struct TextFormat: CheckRenderer, CheckSink {
     static func summaryText(_ summary: CheckSummary) -> String {
         var lines: [String] = []
         let state = summary.interrupted ? "interrupted after" : "checked"
-        lines.append("\(state) \(summary.payloads) payload\(summary.payloads == 1 ? "" : "s"): \(summary.passed) passed, \(summary.failed) failed")
+        // Records are written in input order: an interrupted run says how many more had finished past a stuck one.
+        let outOfOrder = summary.interrupted && summary.finishedOutOfOrder > 0
+            ? " (and \(summary.finishedOutOfOrder) more finished out of order, after one still running; not written)" : ""
+        lines.append("\(state) \(summary.payloads) payload\(summary.payloads == 1 ? "" : "s")\(outOfOrder): "
+            + "\(summary.passed) passed, \(summary.failed) failed")
         // A line each per platform, once a run has records for more than iOS (FCM send requests).
         if summary.counts(for: .android).payloads > 0 {
             for platform in Platform.allCases {
@@ -50,23 +54,29 @@ struct TextFormat: CheckRenderer, CheckSink {
         let media = summary.mediaByImpact
         if !media.isEmpty {
             lines.append("media: \(media.count) distinct URL\(media.count == 1 ? "" : "s"), worst first")
+            var rows: [(verdict: String, payloads: Int, url: String)] = []
             for entry in media {
                 if entry.profiles.count == 1, let (verdict, payloads) = entry.profiles.first {
-                    lines.append(line(describe(verdict), payloads, textEscape(verdict.key)))
+                    rows.append((describe(verdict), payloads, textEscape(verdict.key)))
                     continue
                 }
                 // One download, judged differently by the profiles that read it: each one's verdict.
-                lines.append(line("BY PROFILE", entry.payloads, textEscape(entry.url)))
+                rows.append(("BY PROFILE", entry.payloads, textEscape(entry.url)))
                 for (verdict, payloads) in entry.profiles {
-                    lines.append(line("  \(verdict.profileName): \(describe(verdict))", payloads, ""))
+                    rows.append(("  \(verdict.profileName): \(describe(verdict))", payloads, ""))
                 }
             }
+            // The verdict column as wide as its widest row, so no row runs into the counts.
+            let width = max(34, rows.map(\.verdict.count).max() ?? 0)
+            lines += rows.map { line($0.verdict, $0.payloads, $0.url, width: width) }
         }
         return lines.joined(separator: "\n")
     }
 
-    private static func line(_ verdict: String, _ payloads: Int, _ url: String) -> String {
-        "  \(verdict.padding(34))  \(String(payloads).leftPadding(7)) payload\(payloads == 1 ? " " : "s")  \(url)"
+    private static func line(_ verdict: String, _ payloads: Int, _ url: String, width: Int) -> String {
+        let row = "  \(verdict.padding(width))  \(String(payloads).leftPadding(7)) payload\(payloads == 1 ? " " : "s")  \(url)"
+        // A profile's row names no URL: no spaces after its count.
+        return url.isEmpty ? String(row.reversed().drop { $0 == " " }.reversed()) : row
     }
 
     /// A verdict in a few words; shared with JUnit's summary.
