@@ -176,7 +176,7 @@ public struct FetchOptions: Sendable, Equatable {
 
 extension JSONValue {
     /// The value at a path of object keys (`["ab", "att"]`), or nil.
-    func value(at path: [String]) -> JSONValue? {
+    package func value(at path: [String]) -> JSONValue? {
         var current: JSONValue? = self
         for key in path { current = current?[key] }
         return current

@@ -151,4 +151,18 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     public static func plainLanguage(for code: String) -> String {
         DiagnosticCode(rawValue: code)?.plainLanguage ?? "See the message for what to do."
     }
+
+    /// The plain line for one finding as it stands: an `unsupported_type` error is the
+    /// phone refusing the file (no "may"); a `type_mismatch` under Notti, which types the
+    /// file by its bytes, costs the phone nothing.
+    public static func plainLanguage(for diagnostic: Diagnostic, sdk: SDK) -> String {
+        switch DiagnosticCode(rawValue: diagnostic.code) {
+        case .unsupportedType? where diagnostic.severity == .error:
+            "The phone cannot show this kind of file: the push shows without it."
+        case .typeMismatch? where sdk == .notti:
+            "The server labels the file as another type than it is; the SDK reads the bytes, so the phone still shows it."
+        default:
+            plainLanguage(for: diagnostic.code)
+        }
+    }
 }

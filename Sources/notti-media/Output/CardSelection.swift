@@ -62,16 +62,22 @@ struct CardSelection {
 
     var leftOut: Int { leftOutPassed + leftOutFailed }
 
-    /// What the page left out and how to see it, for the header; nil when every push has its card.
+    /// What the page left out and how to see it, for the header; nil when every push it was asked for has its card.
     var note: String? {
+        if errorsOnly {
+            // The passed pushes were asked away, not left out: the note is about failed ones past the bound.
+            guard leftOutFailed > 0 else { return nil }
+            return "This page shows \(shown) cards: the failed pushes (--errors-only), up to \(Self.everyPushUpTo + Self.failedBound) "
+                + "and the first of each distinct media verdict. Left out, and counted above: \(leftOutFailed) failed pushes. "
+                + "To see them, write the page for a part of the input (--shard I/N, or a smaller file); the JSON output "
+                + "(--format json) has every push."
+        }
         guard leftOut > 0 else { return nil }
         var kinds: [String] = []
         if leftOutFailed > 0 { kinds.append("\(leftOutFailed) failed") }
         if leftOutPassed > 0 { kinds.append("\(leftOutPassed) passed") }
-        let kept = errorsOnly
-            ? "the first \(Self.everyPushUpTo + Self.failedBound) failed pushes (--errors-only)"
-            : "the first \(Self.everyPushUpTo) pushes, then every failed push up to \(Self.failedBound) more "
-                + "and the first push of each distinct media verdict up to \(Self.verdictBound) more"
+        let kept = "the first \(Self.everyPushUpTo) pushes, then every failed push up to \(Self.failedBound) more "
+            + "and the first push of each distinct media verdict up to \(Self.verdictBound) more"
         return "This page shows \(shown) cards: \(kept). Left out, and counted above: \(kinds.joined(separator: " and ")) "
             + "pushes. To see them, write the page with --errors-only (failed pushes only), or for a part of the input "
             + "(--shard I/N, or a smaller file); the JSON output (--format json) has every push."

@@ -16,8 +16,9 @@ struct HTMLCard: Sendable {
         let title = content?["title"]?.stringValue
         let subtitle = content?["subtitle"]?.stringValue
         let body = content?["body"]?.stringValue
-        // iOS keeps it in userInfo; an Android record has the data the app receives.
-        let notificationID = (content?["userInfo"] ?? content?["data"])?["notification_id"].flatMap(Self.text)
+        // The SDK's own id of the push (iOS keeps it in userInfo; an Android record has the data the app receives).
+        let idKey = Self.notificationIDKey(report.sdk)
+        let notificationID = idKey.flatMap { key in (content?["userInfo"] ?? content?["data"])?.value(at: key.path).flatMap(Self.text) }
         let hasWarnings = report.diagnostics.contains { $0.severity == .warning }
         let status = report.passed ? "passed" : "failed"
         let skipped = report.diagnostics.first { Self.extensionSkipped.contains($0.code) }
@@ -63,12 +64,12 @@ struct HTMLCard: Sendable {
         } else if let phone = phoneLine(report, skipped: skipped) {
             html += "<p class=\"phone\">\(markupEscape(phone))</p>\n"
         }
-        html += facts(report, notificationID: notificationID)
+        html += facts(report, notificationID: idKey.map { ($0.name, notificationID) })
         if !report.diagnostics.isEmpty {
             html += "<section class=\"why\"><h4>\(report.passed ? "Warnings" : "Why")</h4>\n<ul>\n"
             for diagnostic in report.diagnostics {
                 html += "<li class=\"\(diagnostic.severity.rawValue)\"><strong>\(diagnostic.severity.rawValue)</strong> "
-                html += "<code>\(markupEscape(diagnostic.code))</code> <span class=\"plain\">\(markupEscape(DiagnosticCode.plainLanguage(for: diagnostic.code)))</span>"
+                html += "<code>\(markupEscape(diagnostic.code))</code> <span class=\"plain\">\(markupEscape(DiagnosticCode.plainLanguage(for: diagnostic, sdk: report.sdk)))</span>"
                 html += "<br><span class=\"message\">\(markupEscape(diagnostic.message))</span></li>\n"
             }
             html += "</ul></section>\n"
@@ -92,13 +93,17 @@ struct HTMLCard: Sendable {
             return "Media not shown on the phone: \(DiagnosticCode.plainLanguage(for: skipped.code)) \(verdict.prefix(1).uppercased() + verdict.dropFirst())."
         }
         guard let reason = report.reason, reason != .noMedia else { return nil }
-        return "Media not shown on the phone: \(DiagnosticCode.plainLanguage(for: reason.rawValue))"
+        let plain = report.diagnostics.first { $0.code == reason.rawValue && $0.severity == .error }
+            .map { DiagnosticCode.plainLanguage(for: $0, sdk: report.sdk) } ?? DiagnosticCode.plainLanguage(for: reason.rawValue)
+        return "Media not shown on the phone: \(plain)"
     }
 
     /// The facts a campaign manager searches by: SDK, notification id, every media URL and where it led.
-    private func facts(_ report: Report, notificationID: String?) -> String {
+    private func facts(_ report: Report, notificationID: (key: String, value: String?)?) -> String {
         var html = "<dl class=\"facts\">\n<div><dt>SDK</dt><dd>\(markupEscape(report.sdk.displayName))</dd></div>\n"
-        html += "<div><dt>notification_id</dt><dd>\(notificationID.map { "<code>\(markupEscape($0))</code>" } ?? "none")</dd></div>\n"
+        if let (key, value) = notificationID {
+            html += "<div><dt>\(markupEscape(key))</dt><dd>\(value.map { "<code>\(markupEscape($0))</code>" } ?? "none")</dd></div>\n"
+        }
         for media in report.media.all where !media.url.isEmpty {
             html += "<div class=\"url\"><dt>media\(media.identifier.map { " (\(markupEscape($0)))" } ?? "")</dt><dd><code>\(markupEscape(media.url))</code>"
             if let final = media.finalURL, final != media.url {
@@ -108,6 +113,16 @@ struct HTMLCard: Sendable {
             html += "</dd></div>\n"
         }
         return html + "</dl>\n"
+    }
+
+    /// Where the SDK keeps the push's id, for the ones whose key is known: Notti's
+    /// `notification_id`, OneSignal's `custom.i`. Others: no row (their ids are not modelled).
+    static func notificationIDKey(_ sdk: SDK) -> (name: String, path: [String])? {
+        switch sdk {
+        case .notti: ("notification_id", ["notification_id"])
+        case .onesignal: ("custom.i", ["custom", "i"])
+        case .braze, .fcm, .airship, .clevertap, .iterable, .batch: nil
+        }
     }
 
     private static func text(_ value: JSONValue) -> String? {
@@ -123,8 +138,25 @@ struct HTMLCard: Sendable {
         "\(markupEscape(mediaFolderName))/\(markupEscape(String(attachment.filePath.split(separator: "/").last ?? "")))"
     }
 
+    /// What a browser can draw of the bytes: by what they are (the sniffed MIME type), not
+    /// by the name the SDK gave them (an mp3 attached as .jpg is no picture).
+    private func drawn(_ attachment: Attachment) -> MediaType.Kind? {
+        let mime = attachment.mimeType
+        if mime.hasPrefix("image/") { return .image }
+        if mime.hasPrefix("video/") { return .video }
+        if mime.hasPrefix("audio/") { return .audio }
+        return nil
+    }
+
+    /// A file whose bytes are not of the kind it was attached as: the phone has nothing to draw.
+    private func undrawable(_ attachment: Attachment, label: String, thumb: Bool) -> String {
+        "<span class=\"\(thumb ? "thumb " : "")undrawable\" role=\"img\" aria-label=\"\(markupEscape(label))\">"
+            + "\(markupEscape(attachment.mimeType)) attached as .\(markupEscape(attachment.fileExtension)): nothing to draw</span>\n"
+    }
+
     private func thumbnail(_ attachment: Attachment, label: String) -> String {
-        switch attachment.kind {
+        guard let kind = drawn(attachment), kind == attachment.kind else { return undrawable(attachment, label: label, thumb: true) }
+        return switch kind {
         case .video: "<video class=\"thumb\" src=\"\(source(attachment))\" muted preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></video>\n"
         case .audio: "<span class=\"thumb audio\" role=\"img\" aria-label=\"audio: \(markupEscape(label))\">&#9835;</span>\n"
         default: "<img class=\"thumb\" src=\"\(source(attachment))\" alt=\"\(markupEscape(label))\">\n"
@@ -132,7 +164,8 @@ struct HTMLCard: Sendable {
     }
 
     private func fullMedia(_ attachment: Attachment, label: String) -> String {
-        switch attachment.kind {
+        guard let kind = drawn(attachment), kind == attachment.kind else { return undrawable(attachment, label: label, thumb: false) }
+        return switch kind {
         case .video: "<video src=\"\(source(attachment))\" controls playsinline preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></video>"
         case .audio: "<audio src=\"\(source(attachment))\" controls preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></audio>"
         default: "<img src=\"\(source(attachment))\" alt=\"\(markupEscape(label))\">"

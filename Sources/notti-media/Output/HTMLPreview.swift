@@ -119,7 +119,11 @@ final class HTMLPreview: @unchecked Sendable {
             OwnedPaths.run.remove(temporary)
             throw LocalError("--html: cannot write \(pagePath)")
         }
-        let bytes = summary.mediaByImpact.reduce(0) { $0 + ($1.worst.reason == nil ? $1.worst.bytes ?? 0 : 0) }
+        // Every byte the run downloaded, once per distinct URL, whatever its verdict (a file too large
+        // for iOS was still downloaded whole): what the page's "downloaded" says.
+        let bytes = summary.mediaByImpact.reduce(0) { total, entry in
+            total + (entry.profiles.compactMap(\.verdict.bytes).max() ?? 0)
+        }
         fputs(Self.head, page)
         fputs(Self.header(summary, warned: warned, bytes: bytes, context: context, leftOut: selection.note), page)
         var spoolError: LocalError?
@@ -270,6 +274,8 @@ final class HTMLPreview: @unchecked Sendable {
         .big-picture { flex-basis: 100%; width: 100%; max-height: 240px; object-fit: cover; border-radius: 8px; background: var(--line); }
         .device { margin-left: 6px; font-size: 11px; color: var(--muted); }
         .thumb.audio { display: grid; place-items: center; font-size: 22px; }
+        .undrawable { display: grid; place-items: center; font-size: 9px; line-height: 1.1; text-align: center; overflow: hidden; color: var(--bad); }
+        .large .undrawable { font-size: 13px; padding: 1em; }
         .expanded { margin-top: 8px; }
         .expanded summary { cursor: pointer; color: var(--muted); font-size: 13px; }
         .large img, .large video { display: block; width: 100%; max-height: 420px; object-fit: contain; border-radius: 14px;
