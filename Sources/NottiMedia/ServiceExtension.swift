@@ -27,11 +27,8 @@ public final class ServiceExtension {
     private let cache: RevalidationCache?
     /// Every cap a record may be judged under: each download notes when its body crossed them.
     private let capsInPlay: [Int]
-    /// This instance's downloads, until `releaseWorkingFiles`.
-    private var workingFiles: [String] = []
-
-    /// Partial downloads get unique names across threads of one process.
-    private static let partialCounter = Atomic<Int>(0)
+    /// The run's downloads, by content, until `releaseWorkingFiles` (shared by a pipeline's workers).
+    private let workingFiles: WorkingFiles
 
     /// An extension that stores attachments in `outputDirectory`.
     /// - Parameters:
@@ -49,11 +46,13 @@ public final class ServiceExtension {
     ///   - ownedPaths: the registry partial downloads are tracked in (`.run`: the process's).
     ///   - sniffers: libmagic handles shared with other instances; nil: a pool of one of its own.
     ///   - cache: `--cache`'s stored verdicts, to revalidate.
+    ///   - workingFiles: the run's working files by content, shared with the other workers of a pipeline.
     package init(
         options: FetchOptions, selection: SDKSelection, outputDirectory: String,
-        ownedPaths: OwnedPaths, sniffers: SnifferPool? = nil, cache: RevalidationCache? = nil
+        ownedPaths: OwnedPaths, sniffers: SnifferPool? = nil, cache: RevalidationCache? = nil, workingFiles: WorkingFiles = WorkingFiles()
     ) throws(ServiceExtensionError) {
         self.cache = cache
+        self.workingFiles = workingFiles
         let absolute = FilePaths.standardized(outputDirectory)
         // makeFolders fails with ENOTDIR when the path is there but not a folder.
         if let error = FilePaths.makeFolders(absolute, mode: 0o777) {
@@ -152,28 +151,46 @@ public final class ServiceExtension {
             MediaDownload(cacheRecord: entry.record, url: url, policy: policy, folder: outputDirectory).map { ($0, entry) }
         }
         let validators = stored.flatMap { $0.1.etag != nil || $0.1.lastModified != nil ? ($0.1.etag, $0.1.lastModified) : nil }
-        let download = fetcher.fetch(url, policy: policy, to: newPartialPath(), cancellation: cancellation, validators: validators,
+        let working: WorkingFile
+        switch WorkingFile.create(in: outputDirectory, ownedPaths: ownedPaths) {
+        case .success(let made): working = made
+        case .failure(let error):
+            return .failed(facts, .writeError, "cannot create a working file in \(outputDirectory): \(error.message); \(DiagnosticCode.writeError.fix)")
+        }
+        let download = fetcher.fetch(url, policy: policy, into: working, cancellation: cancellation, validators: validators,
             watchedCaps: capsInPlay)
         if case .notModified = download.outcome, let (media, _) = stored {
+            working.release()
             return .fetched(media)
         }
         facts.transfer = download.transfer
-        let file: DownloadedFile
+        let downloaded: DownloadedFile
         switch download.outcome {
-        case .interrupted: return nil
-        case .failed(let reason, let message): return .failed(facts, reason, message)
-        case .notModified: return .failed(facts, .httpError, "the server answered HTTP 304 to a request that was not conditional")
-        case .file(let downloaded): file = downloaded
+        case .file(let file): downloaded = file
+        case .interrupted:
+            working.release()
+            return nil
+        case .failed(let reason, let message):
+            working.release()
+            return .failed(facts, reason, message)
+        case .notModified:
+            working.release()
+            return .failed(facts, .httpError, "the server answered HTTP 304 to a request that was not conditional")
         }
-        workingFiles.append(file.path)
+        // Bytes another URL of this run already brought are kept once: the new copy's space is freed now.
+        let source = workingFiles.adopt(working, sha256: downloaded.sha256)
         if cancellation?.isCancelled == true { return nil }
+        let file = downloaded
         let sniffedMime: String
         let leadingBytes: [UInt8]
+        let frames: Int?
         do {
-            let sniffed = try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.sniff(fileAt: file.path, size: file.bytes) }
-            sniffedMime = sniffed.mime
-            facts.dimensions = sniffed.description.flatMap(Dimensions.init(libmagicDescription:))
-            leadingBytes = try Self.leadingBytes(ofFileAt: file.path)
+            (sniffedMime, leadingBytes, frames) = try source.withPath { path throws(SnifferError) in
+                let sniffed = try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.sniff(fileAt: path, size: file.bytes) }
+                facts.dimensions = sniffed.description.flatMap(Dimensions.init(libmagicDescription:))
+                return (sniffed.mime, try Self.leadingBytes(ofFileAt: path),
+                        sniffed.mime == "image/gif" ? GIFFrames.count(ofFileAt: path) : nil)
+            }
         } catch {
             return .failed(facts, .writeError, "cannot read the downloaded file: \(error.message); \(DiagnosticCode.writeError.fix)")
         }
@@ -181,15 +198,14 @@ public final class ServiceExtension {
         facts.sha256 = file.sha256
         if cache != nil { facts.cacheState = "fetched" }
         return .fetched(MediaDownload(
-            facts: facts, sourcePath: file.path, folder: outputDirectory, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
-            frames: sniffedMime == "image/gif" ? GIFFrames.count(ofFileAt: file.path) : nil))
+            facts: facts, source: source, folder: outputDirectory, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
+            frames: frames))
     }
 
-    /// Removes the working files of this instance's downloads: once every report
-    /// that judges them has placed its attachments (the end of `handle`, or of a `check` run).
+    /// Frees the working files of the run's downloads: once every report that judges
+    /// them has placed its attachments (the end of `handle`, or of a `check` run).
     package func releaseWorkingFiles() {
-        for path in workingFiles { ownedPaths.remove(path) }
-        workingFiles.removeAll()
+        workingFiles.releaseAll()
     }
 
     /// The first 16 bytes, for the magic-number tables some SDKs type files by.
@@ -201,11 +217,6 @@ public final class ServiceExtension {
         let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard count >= 0 else { throw SnifferError(message: Errno(errno).message) }
         return Array(bytes.prefix(count))
-    }
-
-    private func newPartialPath() -> String {
-        let sequence = Self.partialCounter.add(1, ordering: .relaxed).newValue
-        return "\(outputDirectory)/.notti-media-\(getpid())-\(sequence).part"
     }
 }
 

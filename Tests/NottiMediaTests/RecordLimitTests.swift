@@ -42,7 +42,7 @@ import Testing
         facts.bytes = wire.bytes
         facts.sha256 = String(repeating: "a", count: 64)
         return .fetched(MediaDownload(
-            facts: facts, sourcePath: "/nonexistent", folder: "/nonexistent", sniffedMime: "image/jpeg", leadingBytes: [0xFF, 0xD8]))
+            facts: facts, source: WorkingFile(placedAt: "/nonexistent"), folder: "/nonexistent", sniffedMime: "image/jpeg", leadingBytes: [0xFF, 0xD8]))
     }
 
     static func verdict(_ result: MediaResult) -> String {

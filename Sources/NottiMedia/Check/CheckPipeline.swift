@@ -98,10 +98,12 @@ public final class CheckPipeline: @unchecked Sendable {
             throw ServiceExtensionError(message: error.message)
         }
         var fetchers: [Handoff<ServiceExtension>] = []
+        let workingFiles = WorkingFiles()
         for _ in 0..<jobs {
             fetchers.append(Handoff(value: try ServiceExtension(
                 options: configuration.options, selection: configuration.selection,
-                outputDirectory: configuration.outputDirectory, ownedPaths: .run, sniffers: sniffers, cache: configuration.cache)))
+                outputDirectory: configuration.outputDirectory, ownedPaths: .run, sniffers: sniffers, cache: configuration.cache,
+                workingFiles: workingFiles)))
         }
         self.fetchers = fetchers
         placement = fetchers[0].value.placement
@@ -177,8 +179,8 @@ public final class CheckPipeline: @unchecked Sendable {
         fetchThreads.forEach { $0.join() }
         writer.close()
         writerThread?.join()
-        // Every report is placed: the downloads' working files go.
-        for fetcher in fetchers { fetcher.value.releaseWorkingFiles() }
+        // Every report is placed: the downloads' working files go (one registry, shared by the workers).
+        fetchers.first?.value.releaseWorkingFiles()
         summary.interrupted = isCancelled
         summary.finishedOutOfOrder = writer.unwritten
         return summary

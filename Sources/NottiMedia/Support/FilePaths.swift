@@ -113,7 +113,8 @@ package enum FilePaths {
     /// a link, folder or device there is never written through nor replaced.
     /// - Throws: the errno; `EEXIST` when something other than a regular file has the name.
     package static func linkOrCopy(from source: String, to target: String, ownedPaths: OwnedPaths = .run) throws(Errno) {
-        if link(source, target) == 0 { return }
+        // AT_SYMLINK_FOLLOW: a working file with no name is linked through its /proc/self/fd/N.
+        if linkat(AT_FDCWD, source, AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 { return }
         let failure = errno
         if failure == EEXIST {
             var existing = stat()

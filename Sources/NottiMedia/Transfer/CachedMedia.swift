@@ -43,7 +43,7 @@ extension MediaDownload {
         var leading: [UInt8] = []
         if case .array(let values)? = record["leadingBytes"] { leading = values.compactMap { $0.intValue.map { UInt8(truncatingIfNeeded: $0) } } }
         self.init(
-            facts: facts, sourcePath: path, folder: folder, sniffedMime: sniffed, leadingBytes: leading)
+            facts: facts, source: WorkingFile(placedAt: path), folder: folder, sniffedMime: sniffed, leadingBytes: leading)
     }
 
     /// A regular file (not a link, a folder or a device) that can be read.

@@ -18,7 +18,6 @@ struct Download {
 }
 
 struct DownloadedFile {
-    var path: String
     var bytes: Int
     var sha256: String
 }

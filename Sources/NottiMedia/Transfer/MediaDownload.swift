@@ -5,15 +5,15 @@ import Synchronization
 /// naming it is judged from. Immutable, and shared by reference: a campaign
 /// judges one download for millions of payloads, under each one's SDK.
 ///
-/// The bytes are in `sourcePath`: this run's working file (a tracked `.part`
-/// file in the attachment folder, removed when the run ends) or, after a 304,
+/// The bytes are in `source`: this run's working file (a file with no name in
+/// the attachment folder until an attachment is placed from it) or, after a 304,
 /// the file an earlier run placed. Judging never touches the disk; the
 /// attachments some record lists are placed from it afterwards (`place`).
 package final class MediaDownload: Sendable {
     /// The transfer's facts: final URL, redirects, status, Content-Type, bytes, hash, time.
     package let facts: MediaFacts
     /// Where the bytes are (see above).
-    let sourcePath: String
+    let source: WorkingFile
     /// The attachment folder: every attachment is `<folder>/<sha256>.<ext>`.
     let folder: String
     /// What libmagic says the bytes are.
@@ -50,13 +50,13 @@ package final class MediaDownload: Sendable {
     }
 
     package init(
-        facts: MediaFacts, sourcePath: String, folder: String, sniffedMime: String, leadingBytes: [UInt8],
+        facts: MediaFacts, source: WorkingFile, folder: String, sniffedMime: String, leadingBytes: [UInt8],
         frames: Int? = nil, fetchedUnder: MediaPolicy? = nil, placed: PlacedNames = PlacedNames()
     ) {
         self.frames = frames
         self.facts = facts
         self.fetchedUnder = fetchedUnder ?? facts.policy
-        self.sourcePath = sourcePath
+        self.source = source
         self.folder = folder
         self.sniffedMime = sniffedMime
         self.leadingBytes = leadingBytes
@@ -141,7 +141,7 @@ package final class MediaDownload: Sendable {
     /// The same download with other facts (judged under another policy).
     func with(facts: MediaFacts) -> MediaDownload {
         MediaDownload(
-            facts: facts, sourcePath: sourcePath, folder: folder, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
+            facts: facts, source: source, folder: folder, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
             frames: frames, fetchedUnder: fetchedUnder, placed: placed)
     }
 
@@ -159,7 +159,7 @@ package final class MediaDownload: Sendable {
         // Keyed by extension: the hash is this download's own. Every payload of a campaign
         // comes here, and cutting the file name out of its path per payload was 0.7 µs.
         try placed.once(attachment.fileExtension) { () throws(Errno) in
-            try FilePaths.linkOrCopy(from: sourcePath, to: attachment.filePath, ownedPaths: ownedPaths)
+            try source.place(at: attachment.filePath, ownedPaths: ownedPaths)
         }
     }
 }

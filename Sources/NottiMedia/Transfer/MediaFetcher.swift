@@ -37,24 +37,20 @@ final class MediaFetcher {
         try easy.setConnectTo(trust.connectTo)
     }
 
-    /// Downloads `url` into a new file at `partialPath`, created exclusively and
-    /// tracked in the fetcher's `OwnedPaths` until the caller keeps or removes it.
-    ///
-    /// On any outcome but `.file` the partial file is removed before returning.
+    /// Downloads `url` into `file`, a new empty working file of the caller's, which
+    /// the caller releases on any outcome but `.file`.
     /// - Parameter validators: a stored copy's ETag and Last-Modified: the request is
     ///   conditional, and a 304 is `.notModified`.
     func fetch(
-        _ url: MediaURL, policy: MediaPolicy, to partialPath: String, cancellation: Cancellation?,
+        _ url: MediaURL, policy: MediaPolicy, into file: WorkingFile, cancellation: Cancellation?,
         validators: (etag: String?, lastModified: String?)? = nil, watchedCaps: [Int] = []
     ) -> Download {
         precondition(policy.trust == trust, "a fetcher's trust settings are fixed at creation")
         let start = MonotonicInstant.now
         let deadline = start + .milliseconds(Int((policy.timeoutSeconds * 1000).rounded(.up)))
         var download = Download(transfer: TransferFacts(finalURL: url.string), outcome: .interrupted)
-        switch ownedPaths.createFile(partialPath) {
-        case .failure(let error):
-            download.outcome = Self.failure(.writeError, "cannot create \(partialPath): \(error.message)")
-        case .success(let fileDescriptor):
+        do {
+            let fileDescriptor = file.descriptor
             let sink = TransferSink(
                 easy: easy, fileDescriptor: fileDescriptor, maxBytes: policy.maxBytes,
                 deadline: deadline, cancellation: cancellation, denyPrivateNetworks: policy.denyPrivateNetworks,
@@ -68,18 +64,13 @@ final class MediaFetcher {
                         .compactMap { $0 })
                 try easy.setMaxFileSize(policy.announcedLimit)
                 outcome = withExtendedLifetime(sink) {
-                    transfer(&download, policy: policy, sink: sink, deadline: deadline, partialPath: partialPath, conditional: validators != nil)
+                    transfer(&download, policy: policy, sink: sink, deadline: deadline, conditional: validators != nil)
                 }
             } catch {
                 outcome = Self.failure(.networkError, error.message)
             }
             download.outcome = outcome
             download.transfer.capCrossings = sink.capCrossings
-            // A file whose close fails (a full disk on some file systems) is not complete.
-            if close(fileDescriptor) != 0, case .file = outcome {
-                download.outcome = Self.failure(.writeError, "cannot write the attachment: \(Errno(errno).message)")
-            }
-            if case .file = download.outcome {} else { ownedPaths.remove(partialPath) }
         }
         download.transfer.elapsedMilliseconds = Self.milliseconds(since: start)
         // Microseconds while summing; whole milliseconds in the report.
@@ -88,7 +79,7 @@ final class MediaFetcher {
     }
 
     private func transfer(
-        _ download: inout Download, policy: MediaPolicy, sink: TransferSink, deadline: MonotonicInstant, partialPath: String,
+        _ download: inout Download, policy: MediaPolicy, sink: TransferSink, deadline: MonotonicInstant,
         conditional: Bool
     ) -> Download.Outcome {
         func timeoutFailure() -> Download.Outcome { .failed(.timeout, Self.timeoutMessage(policy)) }
@@ -156,7 +147,7 @@ final class MediaFetcher {
                 return Self.failure(.emptyMedia, "the server answered HTTP \(status) with an empty body")
             }
             download.transfer.contentDisposition = easy.header("Content-Disposition")
-            return .file(DownloadedFile(path: partialPath, bytes: sink.bytes, sha256: sink.finishHash()))
+            return .file(DownloadedFile(bytes: sink.bytes, sha256: sink.finishHash()))
         }
     }
 
