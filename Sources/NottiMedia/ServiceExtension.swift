@@ -29,6 +29,8 @@ public final class ServiceExtension {
     private let capsInPlay: [Int]
     /// The run's downloads, by content, until `releaseWorkingFiles` (shared by a pipeline's workers).
     private let workingFiles: WorkingFiles
+    /// With `--cache`, this instance's fresh downloads, until `rememberUnplacedDownloads`.
+    private var fetched: [MediaDownload] = []
 
     /// An extension that stores attachments in `outputDirectory`.
     /// - Parameters:
@@ -124,7 +126,10 @@ public final class ServiceExtension {
     private func reports(
         _ plans: [(plan: PayloadPlan, source: String)], fetchPolicy: (MediaURL) -> MediaPolicy, strict: Bool, cancellation: Cancellation?
     ) -> [Report]? {
-        defer { releaseWorkingFiles() }
+        defer {
+            rememberUnplacedDownloads()
+            releaseWorkingFiles()
+        }
         var results = MediaResults()
         for (plan, _) in plans {
             for url in plan.fetches where results[url.string] == nil {
@@ -146,11 +151,11 @@ public final class ServiceExtension {
         var facts = MediaFacts(url: url.string, policy: policy)
         facts.urlExtension = url.pathExtension
         facts.host = url.host
-        // With --cache, a stored copy whose file is still there is revalidated, always, never trusted blindly.
-        let stored = cache?.lookup(url: url.string, policy: policy.cacheKey).flatMap { entry in
-            MediaDownload(cacheRecord: entry.record, url: url, policy: policy, folder: outputDirectory).map { ($0, entry) }
+        // With --cache, a stored verdict whose bytes are still there is revalidated, always, never trusted blindly.
+        let stored = cache.flatMap { cache in
+            cache.lookup(url: url.string, policy: policy.cacheKey).flatMap { entry in reusable(entry, url: url, policy: policy, cache: cache) }
         }
-        let validators = stored.flatMap { $0.1.etag != nil || $0.1.lastModified != nil ? ($0.1.etag, $0.1.lastModified) : nil }
+        let validators = stored.flatMap { $0.entry.etag != nil || $0.entry.lastModified != nil ? ($0.entry.etag, $0.entry.lastModified) : nil }
         let working: WorkingFile
         switch WorkingFile.create(in: outputDirectory, ownedPaths: ownedPaths) {
         case .success(let made): working = made
@@ -159,9 +164,24 @@ public final class ServiceExtension {
         }
         let download = fetcher.fetch(url, policy: policy, into: working, cancellation: cancellation, validators: validators,
             watchedCaps: capsInPlay)
-        if case .notModified = download.outcome, let (media, _) = stored {
-            working.release()
-            return .fetched(media)
+        if case .notModified = download.outcome, let stored {
+            switch stored.kept {
+            case .result(let result):
+                working.release()
+                return result
+            case .content(let sha256):
+                // The bytes of a verdict no record attached, kept in the cache: this run's working file again.
+                guard cache?.writeContent(sha256: sha256, to: working.descriptor) != nil,
+                      let media = MediaDownload(
+                        cacheRecord: stored.entry.record, url: url, policy: policy, folder: outputDirectory,
+                        source: workingFiles.adopt(working, sha256: sha256))
+                else {
+                    working.release()
+                    return .failed(facts, .writeError, "cannot write the cached bytes of \(url.string) to \(outputDirectory); "
+                        + DiagnosticCode.writeError.fix)
+                }
+                return .fetched(media)
+            }
         }
         facts.transfer = download.transfer
         let downloaded: DownloadedFile
@@ -172,6 +192,7 @@ public final class ServiceExtension {
             return nil
         case .failed(let reason, let message):
             working.release()
+            rememberFailure(facts, reason, message)
             return .failed(facts, reason, message)
         case .notModified:
             working.release()
@@ -197,9 +218,54 @@ public final class ServiceExtension {
         facts.bytes = file.bytes
         facts.sha256 = file.sha256
         if cache != nil { facts.cacheState = "fetched" }
-        return .fetched(MediaDownload(
+        let media = MediaDownload(
             facts: facts, source: source, folder: outputDirectory, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
-            frames: frames))
+            frames: frames)
+        if cache != nil { fetched.append(media) }
+        return .fetched(media)
+    }
+
+    /// What a stored row gives back on a 304: a result to use as it is, or bytes the cache keeps.
+    private enum Kept {
+        case result(MediaResult)
+        case content(sha256: String)
+    }
+
+    /// `entry` when what it needs is still there: a placed file, the bytes in the cache, or nothing (a failure).
+    private func reusable(
+        _ entry: RevalidationCache.Entry, url: MediaURL, policy: MediaPolicy, cache: RevalidationCache
+    ) -> (entry: RevalidationCache.Entry, kept: Kept)? {
+        if let failure = MediaDownload.cachedFailure(entry.record, url: url, policy: policy) { return (entry, .result(failure)) }
+        if MediaDownload.keepsContent(entry.record) {
+            guard let sha256 = entry.record["sha256"]?.stringValue, cache.hasContent(sha256: sha256) else { return nil }
+            return (entry, .content(sha256: sha256))
+        }
+        return MediaDownload(cacheRecord: entry.record, url: url, policy: policy, folder: outputDirectory).map { (entry, .result(.fetched($0))) }
+    }
+
+    /// `--cache` keeps a failure whose response the server can revalidate (SPEC 14: a `too_large`
+    /// file is not downloaded again while its validators hold). A failure of the connection is not
+    /// the content's: it is tried again next run.
+    private func rememberFailure(_ facts: MediaFacts, _ reason: DiagnosticCode, _ message: String) {
+        guard let cache, [.tooLarge, .httpError, .emptyMedia].contains(reason), let http = facts.http,
+              http.etag != nil || http.lastModified != nil else { return }
+        cache.store(url: facts.url, policy: facts.policy.cacheKey, etag: http.etag, lastModified: http.lastModified,
+                    record: MediaDownload.cacheRecord(failed: facts, reason, message))
+    }
+
+    /// `--cache` keeps the verdicts of this instance's downloads that no record attached (placed ones
+    /// were kept when placed): naming the file their bytes were placed as under another URL, or with
+    /// the bytes themselves. Call before `releaseWorkingFiles`, which frees the bytes.
+    package func rememberUnplacedDownloads() {
+        defer { fetched.removeAll() }
+        guard let cache else { return }
+        for media in fetched where !media.wasPlaced {
+            guard let http = media.facts.http, http.etag != nil || http.lastModified != nil, let sha256 = media.facts.sha256 else { continue }
+            let placedPath = media.source.placedPath
+            if placedPath == nil { media.source.withPath { cache.storeContent(sha256: sha256, fromFileAt: $0) } }
+            cache.store(url: media.facts.url, policy: media.fetchedUnder.cacheKey, etag: http.etag, lastModified: http.lastModified,
+                        record: media.cacheRecord(placedPath: placedPath))
+        }
     }
 
     /// Frees the working files of the run's downloads: once every report that judges

@@ -23,6 +23,7 @@ enum Tool {
         case .run(let options):
             // Before any thread starts (threads inherit the blocked signals); --help and --version need none.
             Signals.install()
+            raiseOpenFileLimit()
             let status: Int32
             switch options.command {
             case .process: status = ProcessCommand(options: options).run()
@@ -32,6 +33,17 @@ enum Tool {
             }
             return finalStatus(status)
         }
+    }
+
+    /// A run holds one descriptor per distinct content it downloaded and has not placed (a
+    /// working file with no name, SPEC 9): as many as the system lets it, not the soft
+    /// default of 1,024, so a campaign of many distinct failing files does not run out.
+    private static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(resource, &limit)
     }
 
     /// Says `error` in one line and returns its exit status (2 for anything unexpected).

@@ -123,3 +123,57 @@ import Testing
         #expect(dynamic.stdout.contains("Shared library: [libsqlite3.so.0]"))
     }
 }
+
+/// SPEC 14: failing verdicts are kept too: a file that fails is not downloaded again while its validators hold.
+@Suite struct FailingVerdictCacheTests {
+    let server = TestServer.shared
+
+    private func counts(_ path: String) throws -> (all: Int, conditional: Int) {
+        let counts = try server.requestCounts()
+        return (counts[path] ?? 0, counts["conditional:" + path] ?? 0)
+    }
+
+    private func options(_ folder: URL, _ extra: [String] = []) -> [String] {
+        ["--cache", folder.appendingPathComponent("verdicts.sqlite").path, "--out", folder.appendingPathComponent("out").path] + extra
+    }
+
+    private func braze(_ url: String, type: String) -> String {
+        #"{"aps": {"alert": "x", "mutable-content": 1}, "ab": {"att": {"url": "\#(url)", "type": "\#(type)"}}}"#
+    }
+
+    @Test func aFileIOSRefusesIsRevalidatedNotDownloadedAgain() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 6,000,000 bytes of JPEG named mp3 by Braze: downloaded whole, then over iOS's 5 MiB for audio.
+        let path = "/u/\(UUID().uuidString)/bytes/6000000"
+        let text = braze(server.url(path), type: "mp3")
+        let first = try ProcessRun.fetch("", options(folder, ["--sdk", "braze"]), payloadText: text)
+        #expect(first.reason == "too_large")
+        #expect(first.media["cache"] as? String == "fetched")
+        let second = try ProcessRun.fetch("", options(folder, ["--sdk", "braze"]), payloadText: text)
+        #expect(second.reason == "too_large")
+        #expect(second.media["cache"] as? String == "revalidated")
+        #expect(second.diagnosticCodes == first.diagnosticCodes)
+        #expect(try counts(path) == (2, 1), "the second request was conditional and answered 304")
+        #expect(Paths.contents(of: folder.appendingPathComponent("out")).isEmpty, "nothing a record names, nothing in --out")
+        // The same bytes named jpg by a later payload: attached, from the bytes the cache kept.
+        let attached = try ProcessRun.fetch("", options(folder, ["--sdk", "braze"]), payloadText: braze(server.url(path), type: "jpg"))
+        #expect(attached.outcome == "attached")
+        #expect(attached.media["cache"] as? String == "revalidated")
+        #expect(attached.media["sha256"] as? String == first.media["sha256"] as? String)
+        #expect(try counts(path) == (3, 2))
+    }
+
+    @Test func aDownloadRefusedForItsLengthIsRevalidatedToo() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Notti's 10 MiB: a Content-Length of 11,000,000 is refused before the body.
+        let path = "/u/\(UUID().uuidString)/bytes/11000000"
+        let first = try ProcessRun.fetch(server.url(path), options(folder))
+        #expect(first.reason == "too_large")
+        let second = try ProcessRun.fetch(server.url(path), options(folder))
+        #expect(second.reason == "too_large")
+        #expect(second.media["cache"] as? String == "revalidated")
+        #expect(try counts(path) == (2, 1))
+    }
+}

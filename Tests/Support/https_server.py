@@ -226,6 +226,10 @@ class Handler(BaseHTTPRequestHandler):
         mode = query.get("mode", "length")
         # The same N bytes every time: one ETag, and a 304 to a request that has it.
         etag = '"bytes-%d"' % n
+        if self.headers.get("If-None-Match"):
+            with counts_lock:
+                key = "conditional:" + urllib.parse.urlsplit(self.path).path
+                counts[key] = counts.get(key, 0) + 1
         if self.headers.get("If-None-Match") == etag:
             return self.simple(304, b"", None, [("ETag", etag)])
         body = padded_jpeg(n)

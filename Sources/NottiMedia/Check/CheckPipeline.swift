@@ -179,7 +179,9 @@ public final class CheckPipeline: @unchecked Sendable {
         fetchThreads.forEach { $0.join() }
         writer.close()
         writerThread?.join()
-        // Every report is placed: the downloads' working files go (one registry, shared by the workers).
+        // Every report is placed: --cache keeps what no record attached, then the working files go
+        // (one registry, shared by the workers).
+        for fetcher in fetchers { fetcher.value.rememberUnplacedDownloads() }
         fetchers.first?.value.releaseWorkingFiles()
         summary.interrupted = isCancelled
         summary.finishedOutOfOrder = writer.unwritten

@@ -145,6 +145,9 @@ package final class MediaDownload: Sendable {
             frames: frames, fetchedUnder: fetchedUnder, placed: placed)
     }
 
+    /// Whether an attachment of this download was placed in this run.
+    var wasPlaced: Bool { !placed.isEmpty }
+
     /// Where an attachment of these bytes named `fileExtension` lives: a pure function
     /// of the content, so judging can name the file before it exists.
     static func attachmentPath(folder: String, sha256: String, fileExtension: String) -> String {
@@ -169,6 +172,9 @@ package final class PlacedNames: Sendable {
     private let names = Mutex<Set<String>>([])
 
     package init() {}
+
+    /// Whether any name was placed.
+    var isEmpty: Bool { names.withLock { $0.isEmpty } }
 
     /// Runs `make` unless `name` was made already; a failed `make` is tried again next time.
     func once(_ name: String, _ make: () throws(Errno) -> Void) throws(Errno) -> Bool {

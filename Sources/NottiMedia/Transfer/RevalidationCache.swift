@@ -79,6 +79,7 @@ package final class RevalidationCache: @unchecked Sendable {
                 record TEXT NOT NULL, PRIMARY KEY (url, policy))
                 """)
             try execute("INSERT OR IGNORE INTO notti_media_meta VALUES ('tool', '\(Self.tool)'), ('schema', '\(Self.schemaVersion)')")
+            try execute(Self.contentTable)
             try execute("COMMIT")
             return
         }
@@ -94,7 +95,13 @@ package final class RevalidationCache: @unchecked Sendable {
             throw CacheError(message: "\(path) was written by a newer notti-media (schema \(values["schema"] ?? "?"))")
         }
         try execute("PRAGMA journal_mode = WAL")
+        // A cache made before failing verdicts were kept has no content table yet.
+        try execute(Self.contentTable)
     }
+
+    /// The bytes of downloads whose verdict failed, so nothing in --out names them:
+    /// kept here, by content hash, so a 304 finds them (SPEC 14: failing verdicts are kept too).
+    private static let contentTable = "CREATE TABLE IF NOT EXISTS content (sha256 TEXT PRIMARY KEY, bytes BLOB NOT NULL)"
 
     /// A stored download of `url` under the policy named `policy`, with its validators.
     struct Entry {
@@ -117,6 +124,55 @@ package final class RevalidationCache: @unchecked Sendable {
             _ = try? execute(
                 "INSERT OR REPLACE INTO media (url, policy, etag, last_modified, record) VALUES (?, ?, ?, ?, ?)",
                 [url, policy, etag, lastModified, JSONWriter.string(record)])
+        }
+    }
+
+    /// Keeps the bytes of the file at `path` under `sha256`, once.
+    func storeContent(sha256: String, fromFileAt path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else {
+                if count < 0 { return }
+                break
+            }
+            bytes += block[..<count]
+        }
+        lock.withLock {
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v2(database, "INSERT OR IGNORE INTO content (sha256, bytes) VALUES (?, ?)", -1, &statement, nil) == SQLITE_OK,
+                  let statement else { return }
+            defer { sqlite3_finalize(statement) }
+            let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+            sqlite3_bind_text(statement, 1, sha256, -1, transient)
+            _ = bytes.withUnsafeBytes { sqlite3_bind_blob64(statement, 2, $0.baseAddress, sqlite3_uint64($0.count), transient) }
+            _ = sqlite3_step(statement)
+        }
+    }
+
+    /// Whether the bytes of `sha256` are kept.
+    func hasContent(sha256: String) -> Bool {
+        lock.withLock { ((try? query("SELECT 1 FROM content WHERE sha256 = ?", [sha256])) ?? []).isEmpty == false }
+    }
+
+    /// Writes the kept bytes of `sha256` to `descriptor`.
+    /// - Returns: how many bytes were written, or nil when none are kept or the write failed.
+    func writeContent(sha256: String, to descriptor: Int32) -> Int? {
+        lock.withLock {
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v2(database, "SELECT bytes FROM content WHERE sha256 = ?", -1, &statement, nil) == SQLITE_OK,
+                  let statement else { return nil }
+            defer { sqlite3_finalize(statement) }
+            let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+            sqlite3_bind_text(statement, 1, sha256, -1, transient)
+            guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
+            let count = Int(sqlite3_column_bytes(statement, 0))
+            guard let bytes = sqlite3_column_blob(statement, 0) else { return count == 0 ? 0 : nil }
+            return writeAll(descriptor, UnsafeRawBufferPointer(start: bytes, count: count)) == nil ? count : nil
         }
     }
 

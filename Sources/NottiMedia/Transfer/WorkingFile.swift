@@ -90,8 +90,8 @@ package final class WorkingFile: Sendable {
         }
     }
 
-    /// True once the bytes have a name of their own.
-    package var isPlaced: Bool { state.withLock { $0.placedPath != nil } }
+    /// The name the bytes were first placed as (or already had), if any.
+    package var placedPath: String? { state.withLock { $0.placedPath } }
 
     /// The run is done with the bytes: an unnamed file's space is freed, a fallback `.part` removed.
     package func release() {
