@@ -2,11 +2,11 @@ import Foundation
 import Testing
 @testable import NottiMedia
 
-/// The README's side-by-side table of the eight extensions says what the code does.
+/// docs/sdks.md's side-by-side table of the eight extensions says what the code does.
 @Suite struct SDKTableTests {
     /// The table's rows, by the SDK in the first column, each cell's text.
     static func readmeRows() throws -> [String: [String]] {
-        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/sdks.md"), encoding: .utf8)
         var rows: [String: [String]] = [:]
         for line in readme.split(separator: "\n") where line.hasPrefix("| `") {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
@@ -57,10 +57,10 @@ import Testing
     }
 }
 
-/// The README's side-by-side table of Android's rules matches the Android profiles.
+/// docs/platforms.md's side-by-side table of Android's rules matches the Android profiles.
 @Suite struct AndroidTableTests {
     @Test func everyAndroidProfileHasARowThatMatchesIt() throws {
-        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/platforms.md"), encoding: .utf8)
         var rows: [String: [String]] = [:]
         for line in readme.split(separator: "\n") where line.hasPrefix("| android | `") {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast().map { $0.trimmingCharacters(in: .whitespaces) }

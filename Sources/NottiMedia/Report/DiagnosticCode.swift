@@ -1,7 +1,7 @@
 /// Every code the tool can print, with what goes with it: whether it is a
 /// reason (why content went out without media, SPEC 2, 3, 12) or a lint, its
 /// severity as a finding, the fix its message ends with, and one plain line
-/// for people who do not read codes (the preview). The README's tables, the
+/// for people who do not read codes (the preview). docs/reference.md's table, the
 /// preview and every output format take their words from here.
 ///
 /// Scripts match on `rawValue`: never rename one.
@@ -49,11 +49,15 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     /// an error for SDKs whose file iOS cannot type, a warning for Notti's jpg fallback).
     public static let lints: [DiagnosticCode] = allCases.filter { !$0.isReason || $0 == .unsupportedType }
 
+    /// Every case named, no `default`: a new code must be placed here, never becoming a reason by accident.
     public var isReason: Bool {
         switch self {
+        case .noMedia, .invalidPayload, .invalidURL, .notHTTPS, .insecureRedirect, .tooManyRedirects, .httpError, .emptyMedia,
+             .tooLarge, .timeout, .tlsError, .networkError, .blockedAddress, .writeError, .invalidMediaSpec, .unsupportedType,
+             .bundleResource: true
         case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch,
-             .foreignMediaKey, .ambiguousSDK, .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable, .slowNetwork: false
-        default: true
+             .foreignMediaKey, .ambiguousSDK, .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable,
+             .slowNetwork: false
         }
     }
 
@@ -62,9 +66,11 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     /// (`unsupported_type` and `payload_too_large` can be either; a finding says which).
     public var defaultSeverity: Diagnostic.Severity {
         switch self {
-        case .mutableContentMissing, .noAlert, .payloadTooLarge: .error
-        case .unsupportedType: .error
-        default: isReason && isFailure ? .error : .warning
+        case .invalidPayload, .invalidURL, .notHTTPS, .insecureRedirect, .tooManyRedirects, .httpError, .emptyMedia, .tooLarge,
+             .timeout, .tlsError, .networkError, .blockedAddress, .writeError, .invalidMediaSpec, .unsupportedType,
+             .mutableContentMissing, .noAlert, .payloadTooLarge: .error
+        case .noMedia, .bundleResource, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch, .foreignMediaKey, .ambiguousSDK,
+             .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable, .slowNetwork: .warning
         }
     }
 

@@ -1,13 +1,15 @@
 /// Text made from `OptionTable` for places outside `--help`, so none of them is
 /// a second copy that can drift: `notti-media --generate KIND` prints it (a
-/// hidden flag, for the README, the package and the tests).
+/// hidden flag, for docs/reference.md, the package and the tests).
 enum Generated: String, CaseIterable {
-    /// The README's command synopsis.
+    /// docs/reference.md's command synopsis.
     case synopsis
     /// `notti-media(1)`, for the package.
     case man
     /// Shell completions, for the package.
     case bash, zsh, fish
+    /// docs/reference.md's tables of options and of codes.
+    case options, codes
 
     static func text(_ kind: Generated) -> String {
         switch kind {
@@ -16,6 +18,8 @@ enum Generated: String, CaseIterable {
         case .bash: Completions.bash
         case .zsh: Completions.zsh
         case .fish: Completions.fish
+        case .options: ReferenceTables.options
+        case .codes: ReferenceTables.codes
         }
     }
 

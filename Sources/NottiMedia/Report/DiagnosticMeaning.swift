@@ -1,0 +1,95 @@
+extension DiagnosticCode {
+    /// When the code is given, for the reference (docs/reference.md is generated from it:
+    /// `notti-media --generate codes`), in the words of the behaviour contract.
+    public var meaning: String {
+        switch self {
+        case .noMedia:
+            "the payload has no media key of the SDK (`notti_image_url` for Notti), or an empty list (Airship); not a failure"
+        case .invalidPayload:
+            "the input is not a JSON object (stderr names `file:line:column`; `process` exits 2), or a send request's `message.data` "
+                + "holds a value that is not a string (FCM refuses the request)"
+        case .invalidURL:
+            "not a non-empty string, not an absolute URL with a host, or it contains white space or control characters"
+        case .notHTTPS:
+            "the scheme is not https (`HTTPS://` is https), judged on the text as written (`file://localhost/x` too); for the other "
+                + "SDKs an http URL, which App Transport Security (Android: its network security policy) blocks unless `--allow-http`"
+        case .insecureRedirect:
+            "a redirect leads to a scheme other than https (or http, under `--allow-http`)"
+        case .tooManyRedirects:
+            "one redirect more than the client follows (iOS: 5; Android: 20)"
+        case .httpError:
+            "the final status is not 2xx (`media.httpStatus` has it)"
+        case .emptyMedia:
+            "a 2xx with an empty body (204 included)"
+        case .tooLarge:
+            "more than the cap in decoded bytes: announced by Content-Length (refused before the body), or counted as they arrive "
+                + "(no length, chunked, a lying length, a gzip bomb); or, for every iOS profile, over iOS's limit for the "
+                + "attachment's kind in its binary reading (audio 5,242,880, image 10,485,760, video 52,428,800 bytes): "
+                + "`UNNotificationAttachment` refuses it and the push shows without it"
+        case .timeout:
+            "the whole transfer did not finish within the record's own deadline (or the connection within Airship's 2 s on Android); "
+                + "a server trickling bytes does not extend it"
+        case .tlsError:
+            "the certificate is not trusted or not for the host name, the handshake failed, or TLS is older than 1.2"
+        case .networkError:
+            "name lookup failed, the connection was refused, reset or closed (during the TLS handshake too), or the response is malformed"
+        case .blockedAddress:
+            "`--deny-private-networks` refused the address a connection (or a redirect hop) was about to use"
+        case .writeError:
+            "the attachment could not be written to its folder (a full disk: a local problem, not the media's; the run exits 2)"
+        case .invalidMediaSpec:
+            "(other SDKs) the SDK's media key holds what its extension cannot use: a missing or mistyped field, an Airship spec its "
+                + "decoder rejects (crop values outside 0–1 included), an Airship style on Android that is not valid JSON"
+        case .unsupportedType:
+            "an error where iOS cannot type the file (no extension or type hint it recognises) or Android's BitmapFactory cannot "
+                + "decode it; a warning for Notti, which attaches bytes of none of its five types as jpg (they may not render)"
+        case .bundleResource:
+            "(OneSignal) the value is not an http(s) URL but a file in the app bundle (on Android, a resource of the app): nothing "
+                + "is fetched; a warning, not a failure"
+        case .mutableContentMissing:
+            "`aps.mutable-content` is not the number 1: iOS never runs the extension, the media never shows (outcome `unchanged`, "
+                + "nothing stored; the reason when the payload names media, whose own verdict is still given)"
+        case .noAlert:
+            "no alert text (a silent or badge-only push): iOS skips the extension, as above"
+        case .payloadTooLarge:
+            "an error over 4,096 bytes in compact UTF-8: APNs rejects the push (outcome `rejected`, nothing arrives); a warning "
+                + "when only the form with non-ASCII escaped as `\\uXXXX` (Python's `json.dumps` default) is over"
+        case .notificationIDMissing:
+            "no `notification_id`: the Notti SDK cannot report the push as received"
+        case .exceedsIOSLimit:
+            "the attachment is between the two readings of Apple's limit for its kind (over 5,000,000 / 10,000,000 / 50,000,000 "
+                + "bytes, at most 5,242,880 / 10,485,760 / 52,428,800): Apple does not say which MB it means, so iOS may refuse it"
+        case .typeMismatch:
+            "without sniffing, the SDK would pick another type from the Content-Type, then the URL's extension (`media.sdkType`); "
+                + "for other SDKs, the bytes disagree with the extension or type hint the SDK gives the file"
+        case .foreignMediaKey:
+            "the payload carries another SDK's media key, which the chosen SDK's extension ignores (the message names it)"
+        case .ambiguousSDK:
+            "(`--sdk auto`) the payload carries several SDKs' media keys: it is checked as the first in `--sdk`'s list"
+        case .duplicateKey:
+            "a key appears more than once in one JSON object (the message names it and where): iOS keeps one, which is not promised"
+        case .animationLost:
+            "(Android) an animated GIF: BitmapFactory decodes its first frame alone, so the big picture is a still"
+        case .needsAndroidVersion:
+            "(Android) HEIF/HEIC decodes from Android 8.0, AVIF from Android 14: older phones show no picture"
+        case .noAndroidMedia:
+            "(Android) a send request whose `data` carries an iOS-only media key (`notti_image_url`, `ct_mediaUrl`) and no "
+                + "notification image: nothing on Android reads it"
+        case .notCacheable:
+            "the media is served with `Cache-Control` `no-store`, `no-cache`, `private`, `max-age=0` or `s-maxage=0`, with "
+                + "`Set-Cookie`, or with `Vary: *`: every phone's request at send time reaches the origin"
+        case .slowNetwork:
+            "(`--network`) even the least download time on that network is over the record's deadline: users on it get the push "
+                + "without media"
+        }
+    }
+
+    /// The severity column of the reference: "error / warning" where a finding says which.
+    public var severityText: String {
+        switch self {
+        case .payloadTooLarge, .unsupportedType: "error / warning"
+        case .noMedia: "none"
+        default: defaultSeverity.rawValue
+        }
+    }
+}
