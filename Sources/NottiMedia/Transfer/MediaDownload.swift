@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// One distinct media URL, downloaded once and sniffed: what every payload
 /// naming it is judged from. Immutable, and shared by reference: a campaign
@@ -31,7 +30,7 @@ package final class MediaDownload: Sendable {
     /// Android's verdict on it (BitmapFactory's formats): the download's alone, so made once, not per record.
     let android: EntryVerdict
     /// What other policies made of it (`MediaResult.judged(under:)`), a few at most.
-    private let judgedUnder = Mutex<[(policy: MediaPolicy, result: MediaResult)]>([])
+    private let judgedUnder = Guarded<[(policy: MediaPolicy, result: MediaResult)]>([])
     /// The extensions its bytes were already placed under (`sha256.ext`), shared
     /// with the copies `with(facts:)` makes: each name is placed once per run.
     private let placed: PlacedNames
@@ -130,7 +129,7 @@ package final class MediaDownload: Sendable {
 
     /// This download as `policy` judges it, made by `make` the first time a policy asks.
     func judged(under policy: MediaPolicy, _ make: () -> MediaResult) -> MediaResult {
-        judgedUnder.withLock { known in
+        judgedUnder.withLock { (known: inout [(policy: MediaPolicy, result: MediaResult)]) in
             if let result = known.first(where: { $0.policy == policy })?.result { return result }
             let result = make()
             known.append((policy, result))
@@ -169,12 +168,12 @@ package final class MediaDownload: Sendable {
 
 /// The names a download's attachments were placed under in this run.
 package final class PlacedNames: Sendable {
-    private let names = Mutex<Set<String>>([])
+    private let names = Guarded<Set<String>>([])
 
     package init() {}
 
     /// Whether any name was placed.
-    var isEmpty: Bool { names.withLock { $0.isEmpty } }
+    var isEmpty: Bool { names.withLock { (names: inout Set<String>) in names.isEmpty } }
 
     /// Runs `make` unless `name` was made already; a failed `make` is tried again next time.
     func once(_ name: String, _ make: () throws(Errno) -> Void) throws(Errno) -> Bool {

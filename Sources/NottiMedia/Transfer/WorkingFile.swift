@@ -9,7 +9,9 @@ import Synchronization
 ///
 /// Where the folder's file system cannot make unnamed files, the bytes are in a
 /// named `.part` file this run created exclusively and removes (the old way).
-package final class WorkingFile: Sendable {
+///
+/// Its lock is a pthread mutex (`Lock`), which ThreadSanitizer understands.
+package final class WorkingFile: @unchecked Sendable {
     private struct State {
         /// Open while the bytes may still be needed and have no name of their own.
         var descriptor: Int32?
@@ -17,7 +19,9 @@ package final class WorkingFile: Sendable {
         var placedPath: String?
     }
 
-    private let state: Mutex<State>
+    private let lock = Lock()
+    // Guarded by `lock`.
+    private var state: State
     /// The `.part` file holding the bytes when unnamed files cannot be made (removed at release).
     private let fallbackPath: String?
     private let ownedPaths: OwnedPaths?
@@ -29,7 +33,7 @@ package final class WorkingFile: Sendable {
         self.descriptor = descriptor
         self.fallbackPath = fallbackPath
         self.ownedPaths = ownedPaths
-        state = Mutex(State(descriptor: descriptor >= 0 ? descriptor : nil, placedPath: placedPath))
+        state = State(descriptor: descriptor >= 0 ? descriptor : nil, placedPath: placedPath)
     }
 
     /// Bytes that already have a name of their own, not made by this run (an earlier run's attachment, `--cache`).
@@ -63,11 +67,11 @@ package final class WorkingFile: Sendable {
     /// call: a descriptor's path names another file once another thread places these
     /// bytes and closes it.
     package func withPath<T, E: Error>(_ body: (String) throws(E) -> T) throws(E) -> T {
-        try state.withLock { (state: inout State) throws(E) -> T in
-            if let placed = state.placedPath { return try body(placed) }
-            if let fallbackPath { return try body(fallbackPath) }
-            return try body(state.descriptor.map { "/proc/self/fd/\($0)" } ?? "")
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        if let placed = state.placedPath { return try body(placed) }
+        if let fallbackPath { return try body(fallbackPath) }
+        return try body(state.descriptor.map { "/proc/self/fd/\($0)" } ?? "")
     }
 
     /// Makes the bytes exist at `target` (a regular file already there is kept: names
@@ -75,27 +79,27 @@ package final class WorkingFile: Sendable {
     /// name the bytes get is theirs from then on: the descriptor closes.
     /// - Throws: the errno when the file cannot be made, or a non-file holds its name.
     package func place(at target: String, ownedPaths: OwnedPaths) throws(Errno) {
-        try state.withLock { (state: inout State) throws(Errno) in
-            if let placed = state.placedPath {
-                try FilePaths.linkOrCopy(from: placed, to: target, ownedPaths: ownedPaths)
-                return
-            }
-            let source = fallbackPath ?? state.descriptor.map { "/proc/self/fd/\($0)" } ?? ""
-            try FilePaths.linkOrCopy(from: source, to: target, ownedPaths: ownedPaths)
-            state.placedPath = target
-            if fallbackPath == nil, let descriptor = state.descriptor {
-                close(descriptor)
-                state.descriptor = nil
-            }
+        lock.lock()
+        defer { lock.unlock() }
+        if let placed = state.placedPath {
+            try FilePaths.linkOrCopy(from: placed, to: target, ownedPaths: ownedPaths)
+            return
+        }
+        let source = fallbackPath ?? state.descriptor.map { "/proc/self/fd/\($0)" } ?? ""
+        try FilePaths.linkOrCopy(from: source, to: target, ownedPaths: ownedPaths)
+        state.placedPath = target
+        if fallbackPath == nil, let descriptor = state.descriptor {
+            close(descriptor)
+            state.descriptor = nil
         }
     }
 
     /// The name the bytes were first placed as (or already had), if any.
-    package var placedPath: String? { state.withLock { $0.placedPath } }
+    package var placedPath: String? { lock.withLock { state.placedPath } }
 
     /// The run is done with the bytes: an unnamed file's space is freed, a fallback `.part` removed.
     package func release() {
-        state.withLock { state in
+        lock.withLock {
             if let descriptor = state.descriptor {
                 close(descriptor)
                 state.descriptor = nil
@@ -105,24 +109,26 @@ package final class WorkingFile: Sendable {
     }
 
     deinit {
-        if let descriptor = state.withLock({ $0.descriptor }) { close(descriptor) }
+        if let descriptor = state.descriptor { close(descriptor) }
     }
 }
 
 /// The working files of one run, by content: a campaign of personalised URLs of
 /// one picture keeps one copy of it, not one per URL (SPEC 9: disk bounded by the
 /// distinct content, not by the URLs). Shared by every fetch worker of the run.
-package final class WorkingFiles: Sendable {
-    private let byContent = Mutex<[String: WorkingFile]>([:])
+package final class WorkingFiles: @unchecked Sendable {
+    private let lock = Lock()
+    // Guarded by `lock`.
+    private var byContent: [String: WorkingFile] = [:]
 
     package init() {}
 
     /// The run's working file for content `sha256`: `file`, or one of the same content
     /// kept earlier, in which case `file` is released at once.
     package func adopt(_ file: WorkingFile, sha256: String) -> WorkingFile {
-        let kept = byContent.withLock { files in
-            if let existing = files[sha256] { return existing }
-            files[sha256] = file
+        let kept = lock.withLock {
+            if let existing = byContent[sha256] { return existing }
+            byContent[sha256] = file
             return file
         }
         if kept !== file { file.release() }
@@ -131,9 +137,9 @@ package final class WorkingFiles: Sendable {
 
     /// The end of the run: every working file's space is freed (placed ones keep their names).
     package func releaseAll() {
-        let files = byContent.withLock { files in
-            defer { files.removeAll() }
-            return Array(files.values)
+        let files = lock.withLock {
+            defer { byContent.removeAll() }
+            return Array(byContent.values)
         }
         for file in files { file.release() }
     }
