@@ -24,6 +24,8 @@ public struct Payload: Sendable, Equatable {
     public let root: JSONValue
     /// Its size as given, in bytes (a send request's delivery: a bound on it, `SendRequest`).
     package let byteCount: Int
+    /// False when no object of it repeats a key (its parser saw none); true when one may.
+    package let mayRepeatKeys: Bool
 
     /// Reads a payload from its JSON text.
     /// - Throws: `PayloadError` when the text is not JSON or not a JSON object.
@@ -33,7 +35,7 @@ public struct Payload: Sendable, Equatable {
         }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(bytes)
+            (value, mayRepeatKeys) = try JSONParser.parseNotingRepeatedKeys(bytes)
         } catch {
             throw PayloadError(message: error.message, line: error.line, column: error.column)
         }
@@ -44,9 +46,10 @@ public struct Payload: Sendable, Equatable {
         self.byteCount = bytes.count
     }
 
-    init(root: JSONValue, byteCount: Int) {
+    init(root: JSONValue, byteCount: Int, mayRepeatKeys: Bool = true) {
         self.root = root
         self.byteCount = byteCount
+        self.mayRepeatKeys = mayRepeatKeys
     }
 
     /// The `aps` dictionary, when it is one.

@@ -34,8 +34,11 @@ package struct SendRequest: Sendable {
         // needs (it counts exactly past that); counting every derived payload cost 2.5%.
         let bound = payload.byteCount + 64
         return SendRequest(
-            ios: Payload(root: iosRoot(message: message, notification: notification, data: data), byteCount: bound),
-            android: Payload(root: androidRoot(message: message, notification: notification, data: data), byteCount: bound))
+            // A delivery's objects come from the request's: they repeat a key only where it did.
+            ios: Payload(root: iosRoot(message: message, notification: notification, data: data), byteCount: bound,
+                         mayRepeatKeys: payload.mayRepeatKeys),
+            android: Payload(root: androidRoot(message: message, notification: notification, data: data), byteCount: bound,
+                             mayRepeatKeys: payload.mayRepeatKeys))
     }
 
     /// `message.apns.payload`, with the alert's title and body from `notification`

@@ -41,7 +41,7 @@ package enum Lints {
             }
         }
         // The walk that names where spells paths: run it only for the rare payload that has a repeat.
-        if hasDuplicateKeys(payload.root) { duplicateKeys(in: payload.root, at: "", into: &found) }
+        if payload.mayRepeatKeys && hasDuplicateKeys(payload.root) { duplicateKeys(in: payload.root, at: "", into: &found) }
         if sdk == .notti && !hasNotificationID(payload.root["notification_id"]) {
             found.append(Diagnostic(.warning, .notificationIDMissing,
                 "no notification_id: the SDK cannot report the push as received; add the campaign's notification_id"))

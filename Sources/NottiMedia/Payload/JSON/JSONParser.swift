@@ -22,6 +22,13 @@ package struct JSONParser {
     /// Parses one JSON value spanning all of `bytes` (surrounding white space allowed).
     /// - Throws: `JSONSyntaxError` naming the line and column of the first problem.
     package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        try parseNotingRepeatedKeys(bytes).value
+    }
+
+    /// As `parse`, also saying whether some object repeats a key (`duplicate_key`):
+    /// noticed while the members are in hand, so a payload with none, nearly every
+    /// one, needs no second walk (the walk was 4% of a campaign).
+    package static func parseNotingRepeatedKeys(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (value: JSONValue, repeatsAKey: Bool) {
         var parser = JSONParser(bytes: bytes)
         parser.skipByteOrderMark()
         parser.skipWhitespace()
@@ -29,8 +36,11 @@ package struct JSONParser {
         let value = try parser.parseValue()
         parser.skipWhitespace()
         if parser.index != bytes.count { throw parser.error("unexpected text after the JSON value") }
-        return value
+        return (value, parser.repeatsAKey)
     }
+
+    /// Some object seen so far has a key twice.
+    private var repeatsAKey = false
 
     private init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -122,6 +132,7 @@ package struct JSONParser {
             }
             index += 1
             skipWhitespace()
+            if !repeatsAKey && members.contains(where: { $0.key == key }) { repeatsAKey = true }
             members.append(JSONMember(key, try parseValue()))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input: expected ',' or '}'") }
