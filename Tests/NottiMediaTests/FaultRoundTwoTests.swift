@@ -127,7 +127,8 @@ extension FaultTests {
         }
         let missing = try CLI.run(["check", "-", "--cache", "/nonexistent/verdicts.sqlite"], stdin: line)
         #expect(missing.status == 2)
-        #expect(missing.stderr == "notti-media: --cache: the folder /nonexistent does not exist; create it, or name a file in a folder that does\n")
+        #expect(missing.stderr == "notti-media: --cache: the folder /nonexistent does not exist (the cache file is created, its folder is "
+            + "not: a mistyped path would start an empty cache); create it, or name a file in a folder that does\n")
         #expect(TreeSnapshot(folder) == before, "nothing written through them or beside them")
         #expect(!FileManager.default.fileExists(atPath: "/dev/null-journal") && !FileManager.default.fileExists(atPath: "/dev/full-media"))
         #expect(try server.requestCounts().keys.filter { $0.contains(tag) }.isEmpty, "before any download")

@@ -27,7 +27,10 @@ enum FileTarget {
         let folder = FilePaths.parent(FilePaths.standardized(path))
         var info = stat()
         guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw UsageError("--\(option): the folder \(folder) does not exist; create it, or name a file in a folder that does")
+            // Unlike --out and --html, whose folders are made: a cache in a mistyped folder would
+            // silently start empty, so the folder must be there already (SPEC 9).
+            throw UsageError("--\(option): the folder \(folder) does not exist (the cache file is created, its folder is not: "
+                + "a mistyped path would start an empty cache); create it, or name a file in a folder that does")
         }
     }
 }

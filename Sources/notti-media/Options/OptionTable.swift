@@ -152,10 +152,11 @@ enum OptionTable {
             guard let network = NetworkProfile(parsing: text) else { throw byName("network").invalid(text) }
             options.network = network
         },
-        OptionSpec("cache", value: "FILE", [.process, .check], expects: "FILE, an SQLite file (created when missing)",
-                   help: ["keep verdicts and validators in FILE (SQLite, shared by runs and", "processes); later runs ask the server If-None-Match /",
+        OptionSpec("cache", value: "FILE", [.process, .check], expects: "FILE, an SQLite file (created when missing, in a folder that exists)",
+                   help: ["keep verdicts, failing ones too, and validators in FILE (SQLite,", "created when missing in a folder that must exist; shared by runs",
+                          "and processes); later runs ask the server If-None-Match /",
                           "If-Modified-Since and reuse them on 304. Off by default: a 304 says", "nothing about how long a full download takes now"]) { options, text throws(UsageError) in
-            guard !text.isEmpty else { throw UsageError("--cache expects FILE, an SQLite file (created when missing)") }
+            guard !text.isEmpty else { throw UsageError("--cache expects FILE, an SQLite file (created when missing, in a folder that exists)") }
             try FileTarget.check(text, option: "cache")
             try FileTarget.requireFolder(of: text, option: "cache")
             options.cachePath = text
