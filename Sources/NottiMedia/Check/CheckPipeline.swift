@@ -349,9 +349,13 @@ public final class CheckPipeline: @unchecked Sendable {
 
     /// The record of one input: its first delivery's, with the others (a send request's
     /// Android delivery) as companions written right after it.
-    private func record(_ sequence: Int, _ reports: [Report], line: Int?, index: Int?) -> CheckRecord {
-        let companions = reports.dropFirst().map { record(sequence, $0, line: line, index: index) }
-        var first = record(sequence, reports[0], line: line, index: index)
+    private func record(_ sequence: Int, _ reports: consuming [Report], line: Int?, index: Int?) -> CheckRecord {
+        var reports = reports
+        // Taken out of the array, each report moves into its record (a subscript read copied it).
+        let firstReport = reports.removeFirst()
+        var companions: [CheckRecord] = []
+        while !reports.isEmpty { companions.append(record(sequence, reports.removeFirst(), line: line, index: index)) }
+        var first = record(sequence, firstReport, line: line, index: index)
         if !companions.isEmpty { first.companions = companions }
         return first
     }

@@ -44,6 +44,16 @@ public struct CheckSummary: Sendable {
             profiles.map(\.verdict).max { $0.severityRank < $1.severityRank || ($0.severityRank == $1.severityRank && $0.sdk.ordinal > $1.sdk.ordinal) }!
         }
 
+        /// Counts one more payload for `verdict` when it is the URL's one profile, in place
+        /// (read from outside, each check copied a verdict); false when it is not.
+        mutating func countIfSoleProfile(_ verdict: MediaVerdict) -> Bool {
+            guard profiles.count == 1, profiles[0].verdict.sdk == verdict.sdk, profiles[0].verdict.platform == verdict.platform else {
+                return false
+            }
+            profiles[0].payloads += 1
+            return true
+        }
+
         mutating func add(_ verdict: MediaVerdict, payloads: Int) {
             if let index = profiles.firstIndex(where: { $0.verdict.sdk == verdict.sdk && $0.verdict.platform == verdict.platform }) {
                 profiles[index].payloads += payloads
@@ -123,10 +133,8 @@ public struct CheckSummary: Sendable {
         // Each count is one hash lookup, changed in place: this runs for every payload of a campaign.
         for verdict in record.media {
             if several && !seen.insert(verdict.url).inserted { continue }
-            if let index = media.index(forKey: verdict.url), media.values[index].profiles.count == 1,
-               media.values[index].profiles[0].verdict.sdk == verdict.sdk, media.values[index].profiles[0].verdict.platform == verdict.platform {
+            if let index = media.index(forKey: verdict.url), media.values[index].countIfSoleProfile(verdict) {
                 // The common case, one profile per URL: one hash lookup, a count in place.
-                media.values[index].profiles[0].payloads += 1
             } else {
                 media[verdict.url, default: URLMedia(url: verdict.url)].add(verdict, payloads: 1)
             }

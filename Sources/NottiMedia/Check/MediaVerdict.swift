@@ -52,6 +52,11 @@ package struct MediaVerdict: Sendable, Equatable {
     /// One name per type for the summary, whatever the SDK called the file
     /// (`jpeg`, `JPG` and `jpg` are all jpg; `aif` is aiff, `mpg` mpeg).
     static func typeName(_ fileExtension: String) -> String {
+        // Notti's five types, named as they are: no lowercasing and hashing per record of a campaign.
+        switch fileExtension {
+        case "jpg", "png", "gif", "mp4", "mp3": return fileExtension
+        default: break
+        }
         guard let recognised = RecognisedType(fileExtension: fileExtension) else { return fileExtension.lowercased() }
         return recognised == .jpeg ? "jpg" : recognised.rawValue
     }
