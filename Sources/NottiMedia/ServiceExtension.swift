@@ -144,8 +144,8 @@ public final class ServiceExtension {
     package var placement: AttachmentPlacement { AttachmentPlacement(ownedPaths: ownedPaths, cache: cache) }
 
     /// Downloads and sniffs one media URL under `policy`. The bytes stay in a
-    /// working file of this run (tracked, removed by `releaseWorkingFiles`) until
-    /// the attachments judged from them are placed.
+    /// working file of this run (no name until an attachment is placed from it;
+    /// one per content; freed by `releaseWorkingFiles`).
     /// - Returns: the result, or nil when `cancellation` stopped it (nothing is left on disk).
     package func fetchMedia(_ url: MediaURL, policy: MediaPolicy, cancellation: Cancellation? = nil) -> MediaResult? {
         var facts = MediaFacts(url: url.string, policy: policy)
@@ -201,13 +201,12 @@ public final class ServiceExtension {
         // Bytes another URL of this run already brought are kept once: the new copy's space is freed now.
         let source = workingFiles.adopt(working, sha256: downloaded.sha256)
         if cancellation?.isCancelled == true { return nil }
-        let file = downloaded
         let sniffedMime: String
         let leadingBytes: [UInt8]
         let frames: Int?
         do {
             (sniffedMime, leadingBytes, frames) = try source.withPath { path throws(SnifferError) in
-                let sniffed = try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.sniff(fileAt: path, size: file.bytes) }
+                let sniffed = try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.sniff(fileAt: path, size: downloaded.bytes) }
                 facts.dimensions = sniffed.description.flatMap(Dimensions.init(libmagicDescription:))
                 return (sniffed.mime, try Self.leadingBytes(ofFileAt: path),
                         sniffed.mime == "image/gif" ? GIFFrames.count(ofFileAt: path) : nil)
@@ -215,8 +214,8 @@ public final class ServiceExtension {
         } catch {
             return .failed(facts, .writeError, "cannot read the downloaded file: \(error.message); \(DiagnosticCode.writeError.fix)")
         }
-        facts.bytes = file.bytes
-        facts.sha256 = file.sha256
+        facts.bytes = downloaded.bytes
+        facts.sha256 = downloaded.sha256
         if cache != nil { facts.cacheState = "fetched" }
         let media = MediaDownload(
             facts: facts, source: source, folder: outputDirectory, sniffedMime: sniffedMime, leadingBytes: leadingBytes,

@@ -66,6 +66,30 @@ import Testing
         #expect(listed.isSubset(of: documented), "\(listed.subtracting(documented))")
     }
 
+    /// The README says everything the test command installs: what each script asks apt-get and pip for.
+    @Test func theReadmeNamesWhatTheTestCommandInstalls() throws {
+        let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        var installed: Set<String> = []
+        for script in ["setup", "package", "package-test"] {
+            let text = try String(contentsOf: Paths.packageRoot.appendingPathComponent("scripts/\(script)"), encoding: .utf8)
+            // Package names as the scripts list them: `for package in a b c`, `tool:package`, `for shell in zsh fish`,
+            // `missing+=(name)`, and the PyPI validators' `name==version`.
+            for match in text.matches(of: /(?:for (?:package|shell) in|validators=\() ([^;)\n]+)/) {
+                for word in match.1.split(separator: " ") { installed.insert(String(word.split(separator: "=").first ?? word)) }
+            }
+            for line in text.split(separator: "\n") where line.hasPrefix("for tool in") {
+                for match in line.matches(of: /[a-z-]+:([a-z0-9.-]+)/) { installed.insert(String(match.1)) }
+            }
+            for match in text.matches(of: /missing\+=\(([a-z0-9-]+)\)/) { installed.insert(String(match.1)) }
+        }
+        // dpkg is on every Debian machine; pip is only a means to the validators.
+        installed = installed.filter { !$0.hasPrefix("$") && !$0.isEmpty && !["dpkg", "python3-pip"].contains($0) }
+        #expect(installed.count > 10, "\(installed.sorted())")
+        for name in installed.sorted() {
+            #expect(readme.contains("`\(name)`"), "the README does not say scripts/test installs \(name)")
+        }
+    }
+
     /// The README is what a new user reads first: the two commands open it, and the reference is a link away.
     @Test func theReadmeOpensWithTheTwoCommandsAndLinksTheReference() throws {
         let readme = try String(contentsOf: Paths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
