@@ -23,7 +23,15 @@ extension SDKProfile {
                 return .failed(facts: facts, reason, message)
             case .fetched(let download)?:
                 let verdict = platform == .android ? judgeAsAndroid(download)
-                    : typeRule.map { judge(entry, url, download, rule: $0) } ?? judgeAsNotti(entry, download)
+                    : typeRule.map { rule in
+                        // What a type rule decides depends on the download and on these of the entry alone:
+                        // made once per download (a campaign of send requests judges one download a million
+                        // times, and naming the file from the URL was two thirds of each record's work).
+                        entry.options != nil ? judge(entry, url, download, rule: rule)
+                            : download.judged(as: TypeRuleKey(sdk: sdk, typeField: entry.typeField, identifier: entry.identifier)) {
+                                judge(entry, url, download, rule: rule)
+                            }
+                    } ?? judgeAsNotti(entry, download)
                 // What attaches here may still miss on a phone: the send-time risks.
                 guard case .attached(let attachment, let facts, let warnings) = verdict else { return verdict }
                 let risks = RiskWarnings.diagnostics(for: facts, network: network)

@@ -31,6 +31,8 @@ package final class MediaDownload: Sendable {
     let android: EntryVerdict
     /// What other policies made of it (`MediaResult.judged(under:)`), a few at most.
     private let judgedUnder = Guarded<[(policy: MediaPolicy, result: MediaResult)]>([])
+    /// What type rules made of it (`judged(as:)`), a few at most.
+    private let judgedByRule = Guarded<[(key: TypeRuleKey, verdict: EntryVerdict)]>([])
     /// The extensions its bytes were already placed under (`sha256.ext`), shared
     /// with the copies `with(facts:)` makes: each name is placed once per run.
     private let placed: PlacedNames
@@ -127,6 +129,17 @@ package final class MediaDownload: Sendable {
         return .attached(picture, facts: facts, warnings: warnings)
     }
 
+    /// An SDK's type rule's verdict on this download for entries alike in `key`, made by `make` the first time.
+    func judged(as key: TypeRuleKey, _ make: () -> EntryVerdict) -> EntryVerdict {
+        judgedByRule.withLock { (known: inout [(key: TypeRuleKey, verdict: EntryVerdict)]) in
+            if let verdict = known.first(where: { $0.key == key })?.verdict { return verdict }
+            let verdict = make()
+            // A few at most: one per SDK and type hint that names the URL.
+            if known.count < 16 { known.append((key, verdict)) }
+            return verdict
+        }
+    }
+
     /// This download as `policy` judges it, made by `make` the first time a policy asks.
     func judged(under policy: MediaPolicy, _ make: () -> MediaResult) -> MediaResult {
         judgedUnder.withLock { (known: inout [(policy: MediaPolicy, result: MediaResult)]) in
@@ -185,4 +198,12 @@ package final class PlacedNames: Sendable {
             return true
         }
     }
+}
+
+/// What a type rule's verdict on a download depends on besides the download: the SDK,
+/// and the entry's type field and identifier.
+struct TypeRuleKey: Equatable, Sendable {
+    var sdk: SDK
+    var typeField: String?
+    var identifier: String?
 }
