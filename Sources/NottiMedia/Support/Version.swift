@@ -3,7 +3,7 @@ internal import CMagic
 
 /// The tool's version, as `--version` and the User-Agent show it.
 package enum NottiMediaVersion {
-    package static let string = "0.2.0"
+    package static let string = "0.3.0"
 
     /// The C libraries the process runs on, as loaded (not as compiled against):
     /// `libcurl 7.88.1, libmagic 5.44`.
