@@ -169,7 +169,7 @@ private final class Tally: @unchecked Sendable {
     func add(_ record: CheckRecord) {
         done += 1
         if !record.passed { failed += 1 }
-        if firstWriteError == nil, let failure = record.diagnostics.first(where: { $0.code == DiagnosticCode.writeError.rawValue }) {
+        if firstWriteError == nil, let failure = record.diagnostics.first(where: { $0.code == .writeError }) {
             firstWriteError = failure.message
         }
     }

@@ -77,7 +77,7 @@ struct ProcessCommand {
             Console.out(JSONWriter.string(output(reports[0]), style: .pretty))
         }
         if let report = reports.first(where: { $0.reason == .writeError }),
-           let failure = report.diagnostics.first(where: { $0.code == DiagnosticCode.writeError.rawValue }) {
+           let failure = report.diagnostics.first(where: { $0.code == .writeError }) {
             // The content went out unchanged, as on a device, but this machine failed, not the media.
             Console.fail("\(failure.message) (attachments folder \(outputDirectory))")
             return ExitCode.localFailure

@@ -5,7 +5,7 @@ import Testing
 /// SPEC section 7: what a device would punish, each lint positive and negative.
 @Suite struct LintTests {
     private func codes(_ json: String) throws -> [String] {
-        Lints.payloadDiagnostics(for: try Payload(json: Array(json.utf8))).map(\.code)
+        Lints.payloadDiagnostics(for: try Payload(json: Array(json.utf8))).map(\.codeText)
     }
 
     private let clean = #"{"aps":{"alert":{"title":"T","body":"B"},"mutable-content":1},"notification_id":"n-1"}"#
@@ -53,7 +53,7 @@ import Testing
         }
         #expect(try codes(payload(totalBytes: 4096)) == [])
         let over = Lints.payloadDiagnostics(for: try Payload(json: Array(payload(totalBytes: 4097).utf8)))
-        #expect(over.map(\.code) == ["payload_too_large"])
+        #expect(over.map(\.codeText) == ["payload_too_large"])
         #expect(over[0].severity == .error)
         #expect(over[0].message.contains("4097 bytes"))
     }
@@ -67,7 +67,7 @@ import Testing
         let payload = try Payload(json: Array(json.utf8))
         #expect(payload.byteCount == 70 + dels)
         #expect(JSONWriter.compactByteCount(payload.root) == serialized)
-        #expect(Lints.payloadDiagnostics(for: payload).map(\.code) == expected)
+        #expect(Lints.payloadDiagnostics(for: payload).map(\.codeText) == expected)
     }
 
     @Test func theSizeIsCountedAsSerializedNotAsTheFileIsIndented() throws {
@@ -82,7 +82,7 @@ import Testing
     ])
     func aMissingNotificationIDWarns(_ json: String) throws {
         let found = Lints.payloadDiagnostics(for: try Payload(json: Array(json.utf8)))
-        #expect(found.map(\.code) == ["notification_id_missing"])
+        #expect(found.map(\.codeText) == ["notification_id_missing"])
         #expect(found[0].severity == .warning)
     }
 
@@ -102,7 +102,7 @@ import Testing
     func appleLimitsPerKindInBothReadings(kind: MediaType.Kind, bytes: Int, verdict: String) {
         switch IOSLimit(kind).judge(bytes: bytes) {
         case .within: #expect(verdict == "within")
-        case .mayRefuse(let warning): #expect(verdict == warning.code)
+        case .mayRefuse(let warning): #expect(verdict == warning.codeText)
         case .refuses(let message):
             #expect(verdict == "too_large")
             #expect(message.hasPrefix("\(bytes) bytes is over iOS's \(IOSLimit(kind).binaryBytes)-byte limit for \(kind.rawValue)"))
@@ -118,7 +118,7 @@ import Testing
     func unsupportedTypesComeWithAFix(mime: String, advice: String) {
         #expect(Lints.conversionAdvice(forSniffedMime: mime).contains(advice))
         let decision = TypeDecision(sniffedMime: mime, declaredMime: nil, urlExtension: nil)
-        #expect(decision.diagnostics.first { $0.code == "unsupported_type" }?.message.contains(advice) == true)
+        #expect(decision.diagnostics.first { $0.code == .unsupportedType }?.message.contains(advice) == true)
     }
 }
 
@@ -218,7 +218,7 @@ import Testing
     @Test func onlyTheEscapedFormOverTheLimitIsAWarningNamingBothSizes() throws {
         // 1,300 × "é": 2,600 bytes of UTF-8, 7,800 escaped (\u00e9 is six bytes).
         let found = Lints.payloadDiagnostics(for: try payload("é", 1_300))
-        let warning = try #require(found.first { $0.code == "payload_too_large" })
+        let warning = try #require(found.first { $0.code == .payloadTooLarge })
         #expect(warning.severity == .warning)
         let compact = JSONWriter.compactByteCount(try payload("é", 1_300).root)
         #expect(compact <= 4096)
@@ -227,7 +227,7 @@ import Testing
 
     @Test func overTheLimitInUTF8IsTheError() throws {
         let found = Lints.payloadDiagnostics(for: try payload("é", 2_100))
-        #expect(found.map(\.code) == ["payload_too_large"])
+        #expect(found.map(\.codeText) == ["payload_too_large"])
         #expect(found.first?.severity == .error)
     }
 

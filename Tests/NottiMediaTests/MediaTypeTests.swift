@@ -20,7 +20,7 @@ import Testing
         #expect(decision.type == type)
         #expect(decision.type.uti == uti)
         #expect(decision.fallback == fallback)
-        #expect(decision.diagnostics.contains { $0.code == "unsupported_type" } == fallback)
+        #expect(decision.diagnostics.contains { $0.code == .unsupportedType } == fallback)
     }
 
     @Test(arguments: [
@@ -43,7 +43,7 @@ import Testing
     @Test func aMismatchBetweenBytesAndHeadersWarns() {
         let decision = TypeDecision(sniffedMime: "image/jpeg", declaredMime: "image/png", urlExtension: "png")
         #expect(decision.sdkType == .png)
-        #expect(decision.diagnostics.map(\.code) == ["type_mismatch"])
+        #expect(decision.diagnostics.map(\.codeText) == ["type_mismatch"])
         #expect(decision.diagnostics[0].severity == .warning)
         #expect(decision.diagnostics[0].message.contains("image/png"))
     }

@@ -171,3 +171,24 @@ import Testing
         #expect(result.status == whole.status)
     }
 }
+
+/// A code another version wrote is kept as written when `merge` reads it back (`DiagnosticCode.unrecognised`).
+@Suite struct MergeUnknownCodeTests {
+    @Test func aCodeOfAnotherVersionIsKeptAsWritten() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("one.jsonl")
+        try Data((payload(url: "http://cdn.example.com/x.png") + "\n").utf8).write(to: input)
+        let shard = try CLI.run(["check", input.path, "--format", "json", "--shard", "1/1", "--out", folder.appendingPathComponent("out").path])
+        // As a newer version would have written it: a code this one does not know.
+        let newer = shard.stdout.replacingOccurrences(of: "\"not_https\"", with: "\"from_a_newer_version\"")
+        #expect(newer != shard.stdout)
+        let file = folder.appendingPathComponent("shard.json")
+        try Data(newer.utf8).write(to: file)
+        let text = try CLI.run(["merge", file.path])
+        #expect(text.stdout.contains(": error: from_a_newer_version: "), "\(text.stdout)")
+        let json = try CLI.run(["merge", "--format", "json", file.path])
+        #expect(json.stdout.contains("\"code\":\"from_a_newer_version\""))
+        #expect(!json.stdout.contains("unrecognised"))
+    }
+}

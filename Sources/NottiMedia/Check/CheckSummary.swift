@@ -123,8 +123,10 @@ public struct CheckSummary: Sendable {
         if record.platform == .android { androidSeen[record.sdk.ordinal] = true } else { profileSeen[record.sdk.ordinal] = true }
         if record.passed { passed += 1 } else { failed += 1 }
         for (position, diagnostic) in record.diagnostics.enumerated()
-        where !record.diagnostics[..<position].contains(where: { $0.code == diagnostic.code }) {
-            codeCounts[diagnostic.code, default: 0] += 1
+        where !record.diagnostics[..<position].contains(where: {
+            $0.code == diagnostic.code && (diagnostic.code != .unrecognised || $0.codeText == diagnostic.codeText)
+        }) {
+            codeCounts[diagnostic.codeText, default: 0] += 1
         }
         // A URL may be named twice in one payload (two OneSignal keys): it still counts once for that payload.
         var seen: Set<String> = []

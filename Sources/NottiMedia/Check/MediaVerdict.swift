@@ -39,7 +39,7 @@ package struct MediaVerdict: Sendable, Equatable {
         switch verdict {
         case .attached(let attachment, _, let found):
             type = Self.typeName(attachment.fileExtension)
-            warnings = found.map(\.code)
+            warnings = found.map(\.codeText)
         case .failed(_, let reason, let message):
             self.reason = reason
             self.message = message

@@ -8,8 +8,12 @@ public struct Diagnostic: Sendable, Equatable {
     }
 
     public var severity: Severity
-    /// A stable snake_case code, e.g. `too_large` or `type_mismatch`.
-    public var code: String
+    /// What it is: a stable snake_case code, e.g. `too_large` or `type_mismatch`.
+    public var code: DiagnosticCode
+    /// The code as printed: `code`'s raw value, or, for a code of another version that
+    /// `merge` read back (`.unrecognised`), the text that version wrote.
+    public var codeText: String { unrecognisedText ?? code.rawValue }
+    private var unrecognisedText: String?
     /// One line a campaign manager understands, ending with what to do.
     public var message: String
     /// Where in the payload's text the finding is (a JSON syntax error), counted from 1.
@@ -19,16 +23,18 @@ public struct Diagnostic: Sendable, Equatable {
     public package(set) var entry: String?
 
     package init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, line: Int? = nil, column: Int? = nil) {
-        self.init(severity, code: code.rawValue, message, line: line, column: column)
-    }
-
-    /// A finding read back from JSON (`merge`), whose code may be a newer version's.
-    init(_ severity: Severity, code: String, _ message: String, line: Int? = nil, column: Int? = nil) {
         self.severity = severity
         self.code = code
         self.message = message
         self.line = line
         self.column = column
+    }
+
+    /// A finding read back from JSON (`merge`), whose code may be another version's.
+    init(_ severity: Severity, code text: String, _ message: String, line: Int? = nil, column: Int? = nil) {
+        let known = DiagnosticCode(rawValue: text).flatMap { $0 == .unrecognised ? nil : $0 }
+        self.init(severity, known ?? .unrecognised, message, line: line, column: column)
+        if known == nil { unrecognisedText = text }
     }
 
     package static func error(_ reason: DiagnosticCode, _ message: String) -> Diagnostic {
@@ -38,7 +44,7 @@ public struct Diagnostic: Sendable, Equatable {
     public var json: JSONValue {
         var members = [
             JSONMember("severity", .string(severity.rawValue)),
-            JSONMember("code", .string(code)),
+            JSONMember("code", .string(codeText)),
             JSONMember("message", .string(message)),
         ]
         if let line, let column {

@@ -39,15 +39,21 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case noAndroidMedia = "no_android_media"
     case notCacheable = "not_cacheable"
     case slowNetwork = "slow_network"
+    /// A code this version does not know, read back by `merge` from another version's
+    /// output (`Diagnostic.codeText` keeps its text). Never made by this version.
+    case unrecognised = "unrecognised"
+
+    /// Every code this version makes: what its tables, rules and tests list.
+    public static let known: [DiagnosticCode] = allCases.filter { $0 != .unrecognised }
 
     /// The reasons: why content went out without media. The rest are lints, of which
     /// `mutable_content_missing` and `no_alert` are also a report's reason when the
     /// payload names media (the extension never runs).
-    public static let reasons: [DiagnosticCode] = allCases.filter(\.isReason)
+    public static let reasons: [DiagnosticCode] = known.filter(\.isReason)
 
     /// The lints: every code that is not one of `reasons` (`unsupported_type` is both:
     /// an error for SDKs whose file iOS cannot type, a warning for Notti's jpg fallback).
-    public static let lints: [DiagnosticCode] = allCases.filter { !$0.isReason || $0 == .unsupportedType }
+    public static let lints: [DiagnosticCode] = known.filter { !$0.isReason || $0 == .unsupportedType }
 
     /// Every case named, no `default`: a new code must be placed here, never becoming a reason by accident.
     public var isReason: Bool {
@@ -57,7 +63,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
              .bundleResource: true
         case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch,
              .foreignMediaKey, .ambiguousSDK, .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable,
-             .slowNetwork: false
+             .slowNetwork, .unrecognised: false
         }
     }
 
@@ -70,7 +76,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
              .timeout, .tlsError, .networkError, .blockedAddress, .writeError, .invalidMediaSpec, .unsupportedType,
              .mutableContentMissing, .noAlert, .payloadTooLarge: .error
         case .noMedia, .bundleResource, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch, .foreignMediaKey, .ambiguousSDK,
-             .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable, .slowNetwork: .warning
+             .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable, .slowNetwork, .unrecognised: .warning
         }
     }
 
@@ -111,6 +117,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .noAndroidMedia: "set notification.image (or android.notification.image) for Android"
         case .notCacheable: "serve it with Cache-Control: public, max-age=86400 and no Set-Cookie"
         case .slowNetwork: "serve a smaller file"
+        case .unrecognised: "see the message"
         }
     }
 
@@ -149,26 +156,27 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .noAndroidMedia: "Android phones show this push without a picture: nothing there reads its media key."
         case .notCacheable: "A CDN will not cache this file: every phone downloads it from the origin server."
         case .slowNetwork: "On a slow network the file takes longer than the extension may wait: those users get no media."
+        case .unrecognised: "See the message for what to do."
         }
     }
 
     /// The plain line of a code as printed (`Diagnostic.code`); a code this
     /// version does not know (a newer shard's, in `merge`) gets a pointer to its message.
     public static func plainLanguage(for code: String) -> String {
-        DiagnosticCode(rawValue: code)?.plainLanguage ?? "See the message for what to do."
+        (DiagnosticCode(rawValue: code) ?? .unrecognised).plainLanguage
     }
 
     /// The plain line for one finding as it stands: an `unsupported_type` error is the
     /// phone refusing the file (no "may"); a `type_mismatch` under Notti, which types the
     /// file by its bytes, costs the phone nothing.
     public static func plainLanguage(for diagnostic: Diagnostic, sdk: SDK) -> String {
-        switch DiagnosticCode(rawValue: diagnostic.code) {
-        case .unsupportedType? where diagnostic.severity == .error:
+        switch diagnostic.code {
+        case .unsupportedType where diagnostic.severity == .error:
             "The phone cannot show this kind of file: the push shows without it."
-        case .typeMismatch? where sdk == .notti:
+        case .typeMismatch where sdk == .notti:
             "The server labels the file as another type than it is; the SDK reads the bytes, so the phone still shows it."
         default:
-            plainLanguage(for: diagnostic.code)
+            diagnostic.code.plainLanguage
         }
     }
 }

@@ -81,6 +81,8 @@ extension DiagnosticCode {
         case .slowNetwork:
             "(`--network`) even the least download time on that network is over the record's deadline: users on it get the push "
                 + "without media"
+        case .unrecognised:
+            "(`merge`) a code of another version of the tool, kept as that version wrote it"
         }
     }
 

@@ -7,10 +7,9 @@ extension PayloadPlan {
         let context = payloadFindings()
         // Without mutable-content, or without alert text, iOS never runs the extension:
         // the push shows as sent, whatever the media would have done (SPEC 7).
-        let neverRuns = context.lazy.compactMap { DiagnosticCode(rawValue: $0.code) }
-            .first { $0 == .mutableContentMissing || $0 == .noAlert }
+        let neverRuns = context.lazy.map(\.code).first { $0 == .mutableContentMissing || $0 == .noAlert }
         // APNs refuses a payload over its limit: no phone receives anything (SPEC 7).
-        let rejected = context.contains { $0.severity == .error && $0.code == DiagnosticCode.payloadTooLarge.rawValue }
+        let rejected = context.contains { $0.severity == .error && $0.code == .payloadTooLarge }
         var judged = JudgedEntries()
         var delivery: FailurePolicyDelivery
         switch spec {

@@ -17,7 +17,7 @@ enum ReferenceTables {
     /// Every code, from `DiagnosticCode`: the reasons first, then the lints.
     static var codes: String {
         var lines = ["| code | kind | severity | when | what to do |", "|---|---|---|---|---|"]
-        let ordered = DiagnosticCode.reasons + DiagnosticCode.allCases.filter { !$0.isReason }
+        let ordered = DiagnosticCode.reasons + DiagnosticCode.known.filter { !$0.isReason }
         for code in ordered {
             let kind = code.isReason ? (code == .unsupportedType ? "reason, lint" : "reason") : (code == .mutableContentMissing || code == .noAlert ? "lint, reason" : "lint")
             lines.append("| `\(code.rawValue)` | \(kind) | \(code.severityText) | \(cell(code.meaning)) | \(cell(code.fix)) |")

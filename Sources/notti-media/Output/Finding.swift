@@ -36,7 +36,7 @@ struct Finding {
         return report.diagnostics.map { diagnostic in
             Finding(
                 file: file, line: diagnostic.column != nil ? (diagnostic.line ?? line) : line, column: diagnostic.column,
-                code: diagnostic.code, severity: diagnostic.severity, message: under + diagnostic.message, entry: diagnostic.entry,
+                code: diagnostic.codeText, severity: diagnostic.severity, message: under + diagnostic.message, entry: diagnostic.entry,
                 source: report.source)
         }
     }

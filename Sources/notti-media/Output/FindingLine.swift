@@ -17,6 +17,6 @@ enum FindingLine {
             location += sourceIsLine ? ":\(column)" : ":\(diagnostic.line ?? 1):\(column)"
         }
         let under = profile.map { "under \($0.rawValue): " } ?? ""
-        return "\(textEscape(location)): \(diagnostic.severity.rawValue): \(diagnostic.code): \(under)\(textEscape(diagnostic.message))"
+        return "\(textEscape(location)): \(diagnostic.severity.rawValue): \(diagnostic.codeText): \(under)\(textEscape(diagnostic.message))"
     }
 }

@@ -9,7 +9,7 @@ struct HTMLCard: Sendable {
     let mediaFolderName: String
 
     /// Codes after which iOS never runs the extension: the push shows, its media never does.
-    static let extensionSkipped: Set<String> = [DiagnosticCode.mutableContentMissing.rawValue, DiagnosticCode.noAlert.rawValue]
+    static let extensionSkipped: Set<DiagnosticCode> = [.mutableContentMissing, .noAlert]
 
     func render(_ report: Report) -> String {
         let content = report.content
@@ -69,7 +69,7 @@ struct HTMLCard: Sendable {
             html += "<section class=\"why\"><h4>\(report.passed ? "Warnings" : "Why")</h4>\n<ul>\n"
             for diagnostic in report.diagnostics {
                 html += "<li class=\"\(diagnostic.severity.rawValue)\"><strong>\(diagnostic.severity.rawValue)</strong> "
-                html += "<code>\(markupEscape(diagnostic.code))</code> <span class=\"plain\">\(markupEscape(DiagnosticCode.plainLanguage(for: diagnostic, sdk: report.sdk)))</span>"
+                html += "<code>\(markupEscape(diagnostic.codeText))</code> <span class=\"plain\">\(markupEscape(DiagnosticCode.plainLanguage(for: diagnostic, sdk: report.sdk)))</span>"
                 html += "<br><span class=\"message\">\(markupEscape(diagnostic.message))</span></li>\n"
             }
             html += "</ul></section>\n"
@@ -90,10 +90,10 @@ struct HTMLCard: Sendable {
             let fine = report.mediaVerdicts.allSatisfy { $0.reason == nil } ? report.mediaVerdicts.first : nil
             let verdict = fine.map { "the file is fine (\($0.type ?? "?"), \(ByteText.human($0.bytes ?? 0))), but the phone never fetches it" }
                 ?? "and the media has problems of its own (below)"
-            return "Media not shown on the phone: \(DiagnosticCode.plainLanguage(for: skipped.code)) \(verdict.prefix(1).uppercased() + verdict.dropFirst())."
+            return "Media not shown on the phone: \(skipped.code.plainLanguage) \(verdict.prefix(1).uppercased() + verdict.dropFirst())."
         }
         guard let reason = report.reason, reason != .noMedia else { return nil }
-        let plain = report.diagnostics.first { $0.code == reason.rawValue && $0.severity == .error }
+        let plain = report.diagnostics.first { $0.code == reason && $0.severity == .error }
             .map { DiagnosticCode.plainLanguage(for: $0, sdk: report.sdk) } ?? DiagnosticCode.plainLanguage(for: reason.rawValue)
         return "Media not shown on the phone: \(plain)"
     }

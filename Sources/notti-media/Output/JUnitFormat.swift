@@ -16,7 +16,7 @@ struct JUnitRenderer: CheckRenderer {
         guard !failing.isEmpty || !warnings.isEmpty else { return xml + "/>" }
         xml += ">\n"
         if let first = failing.first {
-            xml += "      <failure type=\"\(markupEscape(first.code))\" message=\"\(markupEscape(first.message))\">"
+            xml += "      <failure type=\"\(markupEscape(first.codeText))\" message=\"\(markupEscape(first.message))\">"
             xml += markupEscape(failing.map { FindingLine.format($0, in: report) }.joined(separator: "\n"))
             xml += "</failure>\n"
         }

@@ -19,7 +19,7 @@ struct SARIFFormat: CheckRenderer {
         var location = [JSONMember("artifactLocation", .object([JSONMember("uri", .string(FileURI.reference(finding.file)))]))]
         if !region.isEmpty { location.append(JSONMember("region", .object(region))) }
         var members = [JSONMember("ruleId", .string(finding.code))]
-        if let index = DiagnosticCode.allCases.firstIndex(where: { $0.rawValue == finding.code }) {
+        if let index = DiagnosticCode.known.firstIndex(where: { $0.rawValue == finding.code }) {
             members.append(JSONMember("ruleIndex", .int(index)))
         }
         members += [
@@ -32,7 +32,7 @@ struct SARIFFormat: CheckRenderer {
 
     /// Everything before the first result: the log, its one run, the tool and its rules.
     static var head: String {
-        let rules: [JSONValue] = DiagnosticCode.allCases.map { code in
+        let rules: [JSONValue] = DiagnosticCode.known.map { code in
             .object([
                 JSONMember("id", .string(code.rawValue)),
                 JSONMember("shortDescription", .object([JSONMember("text", .string(code.plainLanguage))])),
