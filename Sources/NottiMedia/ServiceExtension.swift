@@ -101,23 +101,12 @@ public final class ServiceExtension {
     package func handleDeliveries(
         _ payload: Payload, source: String, platforms: PlatformSelection, strict: Bool = false, cancellation: Cancellation? = nil
     ) throws(PayloadError) -> (isRequest: Bool, reports: [Report])? {
-        var plans: [(plan: PayloadPlan, source: String)] = []
-        let request = try SendRequest.parse(payload)
-        if let request {
-            for (delivery, platform) in [(request.ios, Platform.ios), (request.android, Platform.android)] where platforms.includes(platform) {
-                plans.append((
-                    PayloadPlan(delivery, selection: selection.forSendRequest, options: options, platform: platform),
-                    "\(source)#\(platform.rawValue)"))
-            }
-        } else if platforms.includes(.ios) {
-            plans.append((PayloadPlan(payload, selection: selection.forAPNsPayload, options: options), source))
-        }
+        let deliveries = try Deliveries(payload, source: source, selection: selection, options: options, platforms: platforms)
         let apnsPolicy = selection.fetchPolicy(options)
-        let fetchPolicy: (MediaURL) -> MediaPolicy = request == nil ? { _ in apnsPolicy } : { url in
-            // Each URL under the loosest policy of the records that name it, and no other's (SPEC 15).
-            .loosest(of: plans.map(\.plan).filter { $0.fetches.contains { $0.string == url.string } }.map(\.policy))
-        }
-        return reports(plans, fetchPolicy: fetchPolicy, strict: strict, cancellation: cancellation).map { (request != nil, $0) }
+        return reports(
+            deliveries.list.map { ($0.plan, $0.source) }, fetchPolicy: { deliveries.fetchPolicy(for: $0, apnsPolicy: apnsPolicy) },
+            strict: strict, cancellation: cancellation
+        ).map { (deliveries.isRequest, $0) }
     }
 
     /// Each plan's report: every distinct URL they fetch downloaded once under

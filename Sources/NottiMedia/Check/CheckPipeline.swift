@@ -230,37 +230,19 @@ public final class CheckPipeline: @unchecked Sendable {
                 return record(item.sequence, [invalid(error)], line: item.input.lineNumber, index: item.input.index)
             }
         }
-        // An APNs payload is one delivery, to iPhones; an FCM send request two, iOS first (SPEC 15).
-        let deliveries: [Delivery]
-        let isRequest: Bool
+        let inputDeliveries: Deliveries
         do {
-            if let request = try SendRequest.parse(payload) {
-                isRequest = true
-                deliveries = [(request.ios, Platform.ios), (request.android, Platform.android)]
-                    .filter { configuration.platforms.includes($0.1) }
-                    .map { delivery, platform in
-                        Delivery(
-                            plan: PayloadPlan(
-                                delivery, selection: configuration.selection.forSendRequest, options: configuration.options, policies: policies,
-                                platform: platform) { checkedURLs.check($0, key: $1, allowHTTP: $2) },
-                            source: "\(source)#\(platform.rawValue)")
-                    }
-            } else {
-                isRequest = false
-                deliveries = configuration.platforms.includes(.ios) ? [Delivery(
-                    plan: PayloadPlan(
-                        payload, selection: configuration.selection.forAPNsPayload, options: configuration.options, policies: policies
-                    ) {
-                        checkedURLs.check($0, key: $1, allowHTTP: $2)
-                    },
-                    source: source)] : []
-            }
+            inputDeliveries = try Deliveries(
+                payload, source: source, selection: configuration.selection, options: configuration.options,
+                platforms: configuration.platforms, policies: policies
+            ) { checkedURLs.check($0, key: $1, allowHTTP: $2) }
         } catch {
             // FCM refuses the whole request: both records say so.
             let reports = Platform.allCases.filter { configuration.platforms.includes($0) }
                 .map { invalid(error, source: "\(source)#\($0.rawValue)", platform: $0) }
             return record(item.sequence, reports, line: item.input.lineNumber, index: item.input.index)
         }
+        let deliveries = inputDeliveries.list
         guard !deliveries.isEmpty else {
             // No delivery for --platform: not checked.
             var skipped = CheckRecord(
@@ -269,10 +251,7 @@ public final class CheckPipeline: @unchecked Sendable {
             skipped.skipped = true
             return skipped
         }
-        var fetches: [MediaURL] = []
-        for delivery in deliveries {
-            for url in delivery.plan.fetches where !fetches.contains(where: { $0.string == url.string }) { fetches.append(url) }
-        }
+        let fetches = inputDeliveries.fetches
         guard !fetches.isEmpty else {
             return record(item.sequence, reports(deliveries, results: [:]), line: item.input.lineNumber, index: item.input.index)
         }
@@ -282,10 +261,9 @@ public final class CheckPipeline: @unchecked Sendable {
         var ready = MediaResults()
         var dropped = false
         for url in fetches {
-            // A request's URL is downloaded under the loosest policy of the records that name
-            // it, and no other's (SPEC 15), cached apart from the run's APNs payloads' by that policy.
-            let policy = isRequest ? Self.loosestPolicy(naming: url, in: deliveries) : fetchPolicy
-            let key = isRequest ? "\u{1}\(policy.cacheKey)\u{1}\(url.string)" : url.string
+            // A request's downloads are cached apart from the run's APNs payloads', by their policy.
+            let policy = inputDeliveries.fetchPolicy(for: url, apnsPolicy: fetchPolicy)
+            let key = inputDeliveries.isRequest ? "\u{1}\(policy.cacheKey)\u{1}\(url.string)" : url.string
             let lookup = cache.lookup(key) {
                 if let pending { return pending }
                 let made = PendingPayload(sequence: item.sequence, input: item.input, deliveries: deliveries, needed: fetches.count)
@@ -307,13 +285,6 @@ public final class CheckPipeline: @unchecked Sendable {
         var finished: CheckRecord?
         for (url, result) in ready where pending.fill(url, with: result) { finished = finishRecord(pending) }
         return finished
-    }
-
-    /// The loosest policy of the deliveries that fetch `url`.
-    private static func loosestPolicy(naming url: MediaURL, in deliveries: [Delivery]) -> MediaPolicy {
-        .loosest(of: deliveries.compactMap { delivery in
-            delivery.plan.fetches.contains { $0.string == url.string } ? delivery.plan.policy : nil
-        })
     }
 
     /// Each delivery's report, once its downloads are in.
@@ -414,13 +385,6 @@ final class PendingPayload: @unchecked Sendable {
         results[url] = result
         return results.count == needed
     }
-}
-
-/// One delivery of an input: its plan, and the source its record carries
-/// (`path`, or `path#ios` / `path#android` for a send request).
-struct Delivery: Sendable {
-    let plan: PayloadPlan
-    let source: String
 }
 
 /// One download for the fetch workers: the URL, its cache key, the policy it runs under.
