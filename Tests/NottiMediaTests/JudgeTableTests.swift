@@ -1,0 +1,111 @@
+import Testing
+@testable import NottiMedia
+
+/// The pure judge, in process: made-up downloads judged by every profile's rule and
+/// the phone's model (`SDKProfile.judge`), no network. The end-to-end tests keep what a
+/// user sees; these keep each rule's table.
+@Suite struct JudgeTableTests {
+    /// A download as the fetcher would have made it.
+    struct Made: Sendable, CustomTestStringConvertible {
+        var url: String
+        var sniffed: String
+        var declared: String? = nil
+        var disposition: String? = nil
+        var bytes = 2_000
+        var leading: [UInt8] = []
+        var frames: Int? = nil
+        var testDescription: String { "\(url) (\(sniffed))" }
+    }
+
+    static func judge(_ made: Made, profile: SDKProfile, typeField: String? = nil, identifier: String? = nil) throws -> EntryVerdict {
+        guard case .valid(let url) = MediaURL.check(.string(made.url), key: "url", allowHTTP: false) else {
+            throw JudgeTableError.notAURL
+        }
+        let policy = profile.policy(FetchOptions())
+        var transfer = TransferFacts(finalURL: made.url)
+        transfer.httpStatus = 200
+        transfer.declaredMime = made.declared
+        transfer.contentDisposition = made.disposition
+        var facts = MediaFacts(url: made.url, policy: policy)
+        facts.urlExtension = url.pathExtension
+        facts.host = url.host
+        facts.transfer = transfer
+        facts.bytes = made.bytes
+        facts.sha256 = String(repeating: "ab", count: 32)
+        let download = MediaDownload(
+            facts: facts, source: WorkingFile(placedAt: "/nonexistent"), folder: "/out", sniffedMime: made.sniffed,
+            leadingBytes: made.leading, frames: made.frames)
+        let entry = MediaEntry(key: "url", value: .string(made.url), identifier: identifier, typeField: typeField)
+        return profile.judge(PayloadPlan.PlannedEntry(entry: entry, step: .fetch(url)), results: [made.url: .fetched(download)],
+                             policy: policy, network: nil)
+    }
+
+    enum JudgeTableError: Error { case notAURL }
+
+    /// "attached EXT [warnings]" or "failed CODE".
+    static func describe(_ verdict: EntryVerdict) -> String {
+        switch verdict {
+        case .attached(let attachment, _, let warnings):
+            (["attached \(attachment.fileExtension)"] + warnings.map(\.codeText)).joined(separator: " ")
+        case .failed(_, let reason, _): "failed \(reason.rawValue)"
+        case .bundleResource: "bundle"
+        }
+    }
+
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
+
+    @Test(arguments: [
+        // Notti sniffs: five types, else jpg with a warning; iOS's limit on the sniffed kind.
+        ("notti", Made(url: "https://m.example/a.png", sniffed: "image/png", declared: "image/png"), nil as String?, "attached png"),
+        ("notti", Made(url: "https://m.example/a.webp", sniffed: "image/webp", declared: "image/webp"), nil, "attached jpg unsupported_type"),
+        ("notti", Made(url: "https://m.example/a.jpg", sniffed: "image/jpeg", declared: "image/png"), nil, "attached jpg type_mismatch"),
+        ("notti", Made(url: "https://m.example/t.mp3", sniffed: "audio/mpeg", bytes: 6_000_000), nil, "failed too_large"),
+        ("notti", Made(url: "https://m.example/t.mp3", sniffed: "audio/mpeg", bytes: 5_100_000), nil, "attached mp3 exceeds_ios_limit"),
+        // Braze: the payload's type is the extension; iOS types by it.
+        ("braze", Made(url: "https://m.example/a", sniffed: "image/png"), "jpg", "attached jpg type_mismatch"),
+        ("braze", Made(url: "https://m.example/a", sniffed: "image/webp"), "webp", "failed unsupported_type"),
+        ("braze", Made(url: "https://m.example/a", sniffed: "image/jpeg", bytes: 6_000_000), "mp3", "failed too_large"),
+        // Firebase: the suggested file name's extension, else the Content-Type's image/ part.
+        ("fcm", Made(url: "https://m.example/p/a.png", sniffed: "image/png"), nil, "attached png"),
+        ("fcm", Made(url: "https://m.example/p/a", sniffed: "image/svg+xml", declared: "image/svg+xml"), nil, "failed unsupported_type"),
+        ("fcm", Made(url: "https://m.example/p/x", sniffed: "image/gif", disposition: "attachment; filename=\"b.gif\""), nil, "attached gif"),
+        // OneSignal: the filename query parameter first, from its own list.
+        ("onesignal", Made(url: "https://m.example/x?filename=c.png", sniffed: "image/png"), nil, "attached png"),
+        ("onesignal", Made(url: "https://m.example/x.PNG", sniffed: "image/png"), nil, "failed unsupported_type"),
+        // CleverTap: the media type names the extension.
+        ("clevertap", Made(url: "https://m.example/x", sniffed: "image/png"), "image", "attached jpg type_mismatch"),
+        // Batch: the hint alone types it.
+        ("batch", Made(url: "https://m.example/x", sniffed: "image/png"), "image/png", "attached png"),
+        ("batch", Made(url: "https://m.example/x", sniffed: "image/png"), "image/webp", "failed unsupported_type"),
+        // Airship: the file name, else the Content-Type, else its magic bytes.
+        ("airship", Made(url: "https://m.example/x", sniffed: "image/png", leading: png), nil, "attached png"),
+        ("airship", Made(url: "https://m.example/x", sniffed: "image/jpeg", leading: jpeg), nil, "attached jpeg"),
+    ])
+    func eachIOSRuleTypesTheFileAsItsSDKDoes(sdk: String, made: Made, typeField: String?, expected: String) throws {
+        let profile = try #require(SDK(rawValue: sdk)).profile
+        let got = Self.describe(try Self.judge(made, profile: profile, typeField: typeField))
+        #expect(got == expected, "\(got)")
+    }
+
+    @Test(arguments: [
+        (Made(url: "https://m.example/a.png", sniffed: "image/png"), "attached png"),
+        (Made(url: "https://m.example/a.gif", sniffed: "image/gif", frames: 2), "attached gif animation_lost"),
+        (Made(url: "https://m.example/a.gif", sniffed: "image/gif", frames: 1), "attached gif"),
+        (Made(url: "https://m.example/a.heic", sniffed: "image/heic"), "attached heic needs_android_version"),
+        (Made(url: "https://m.example/a.mp4", sniffed: "video/mp4"), "failed unsupported_type"),
+        (Made(url: "https://m.example/a.svg", sniffed: "image/svg+xml"), "failed unsupported_type"),
+    ])
+    func androidShowsWhatBitmapFactoryDecodes(made: Made, expected: String) throws {
+        for profile in [SDKProfile.androidFCM, .androidAirship, .androidOneSignal] {
+            #expect(Self.describe(try Self.judge(made, profile: profile)) == expected, "\(profile.sdk)")
+        }
+    }
+
+    @Test func aTypeRulesVerdictIsMadeOncePerDownloadAndKeyedByTheEntry() throws {
+        // The same download, Braze's type jpg then png: two verdicts, each its own (the memo is keyed by the type field).
+        let made = Made(url: "https://m.example/a", sniffed: "image/png")
+        #expect(Self.describe(try Self.judge(made, profile: .braze, typeField: "jpg")) == "attached jpg type_mismatch")
+        #expect(Self.describe(try Self.judge(made, profile: .braze, typeField: "png")) == "attached png")
+    }
+}
