@@ -74,7 +74,7 @@ public final class ServiceExtension {
         }
         do {
             self.fetcher = try MediaFetcher(
-                trust: MediaPolicy.Trust(extraCAFile: options.extraCAFile, connectTo: options.connectTo), ownedPaths: ownedPaths)
+                trust: MediaPolicy.Trust(extraCAFile: options.extraCAFile, connectTo: options.connectTo))
         } catch {
             throw ServiceExtensionError(message: error.message)
         }
@@ -250,7 +250,10 @@ public final class ServiceExtension {
         for media in fetched where !media.wasPlaced {
             guard let http = media.facts.http, http.etag != nil || http.lastModified != nil, let sha256 = media.facts.sha256 else { continue }
             let placedPath = media.source.placedPath
-            if placedPath == nil { media.source.withPath { cache.storeContent(sha256: sha256, fromFileAt: $0) } }
+            // Bytes two URLs share are read and kept once.
+            if placedPath == nil && !cache.hasContent(sha256: sha256) {
+                media.source.withPath { cache.storeContent(sha256: sha256, fromFileAt: $0) }
+            }
             cache.store(url: media.facts.url, policy: media.fetchedUnder.cacheKey, etag: http.etag, lastModified: http.lastModified,
                         record: media.cacheRecord(placedPath: placedPath))
         }

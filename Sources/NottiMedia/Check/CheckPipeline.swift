@@ -64,6 +64,8 @@ public final class CheckPipeline: @unchecked Sendable {
     private let policies: PolicyTable
     private let writer: OrderedWriter<CheckRecord>
     private let fetchers: [Handoff<ServiceExtension>]
+    /// The run's working files by content, shared by the fetch workers; freed by `finish`.
+    private let workingFiles = WorkingFiles()
     /// Makes the attachment files each report lists, on the thread that finishes the report.
     private let placement: AttachmentPlacement
     // Set by `start`, joined by `finish`, both on the submitting thread.
@@ -98,7 +100,6 @@ public final class CheckPipeline: @unchecked Sendable {
             throw ServiceExtensionError(message: error.message)
         }
         var fetchers: [Handoff<ServiceExtension>] = []
-        let workingFiles = WorkingFiles()
         for _ in 0..<jobs {
             fetchers.append(Handoff(value: try ServiceExtension(
                 options: configuration.options, selection: configuration.selection,
@@ -179,10 +180,9 @@ public final class CheckPipeline: @unchecked Sendable {
         fetchThreads.forEach { $0.join() }
         writer.close()
         writerThread?.join()
-        // Every report is placed: --cache keeps what no record attached, then the working files go
-        // (one registry, shared by the workers).
+        // Every report is placed: --cache keeps what no record attached, then the working files go.
         for fetcher in fetchers { fetcher.value.rememberUnplacedDownloads() }
-        fetchers.first?.value.releaseWorkingFiles()
+        workingFiles.releaseAll()
         summary.interrupted = isCancelled
         summary.finishedOutOfOrder = writer.unwritten
         return summary

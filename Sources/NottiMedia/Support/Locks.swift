@@ -125,4 +125,17 @@ final class Guarded<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(&value)
     }
+
+    /// A few values by key, each made by `make` the first time its key is asked for
+    /// (a list, searched in order: there are a handful; kept only while under `bound`).
+    func value<Key: Equatable, Made>(
+        for key: Key, bound: Int = .max, _ make: () -> Made
+    ) -> Made where Value == [(key: Key, value: Made)] {
+        withLock { (known: inout [(key: Key, value: Made)]) in
+            if let value = known.first(where: { $0.key == key })?.value { return value }
+            let value = make()
+            if known.count < bound { known.append((key, value)) }
+            return value
+        }
+    }
 }

@@ -28,9 +28,9 @@ package final class MediaDownload: Sendable {
     /// Android's verdict on it (`Decision/BitmapFactoryRule.swift`), made once, not per record.
     let android: EntryVerdict
     /// What other policies made of it (`MediaResult.judged(under:)`), a few at most.
-    private let judgedUnder = Guarded<[(policy: MediaPolicy, result: MediaResult)]>([])
+    private let judgedUnder = Guarded<[(key: MediaPolicy, value: MediaResult)]>([])
     /// What type rules made of it (`judged(as:)`), a few at most.
-    private let judgedByRule = Guarded<[(key: TypeRuleKey, verdict: EntryVerdict)]>([])
+    private let judgedByRule = Guarded<[(key: TypeRuleKey, value: EntryVerdict)]>([])
     /// The extensions its bytes were already placed under (`sha256.ext`), shared
     /// with the copies `with(facts:)` makes: each name is placed once per run.
     let placed: PlacedNames
@@ -56,23 +56,13 @@ package final class MediaDownload: Sendable {
 
     /// An SDK's type rule's verdict on this download for entries alike in `key`, made by `make` the first time.
     func judged(as key: TypeRuleKey, _ make: () -> EntryVerdict) -> EntryVerdict {
-        judgedByRule.withLock { (known: inout [(key: TypeRuleKey, verdict: EntryVerdict)]) in
-            if let verdict = known.first(where: { $0.key == key })?.verdict { return verdict }
-            let verdict = make()
-            // A few at most: one per SDK and type hint that names the URL.
-            if known.count < 16 { known.append((key, verdict)) }
-            return verdict
-        }
+        // A few at most: one per SDK and type hint that names the URL; bounded against a payload that varies them.
+        judgedByRule.value(for: key, bound: 16, make)
     }
 
     /// This download as `policy` judges it, made by `make` the first time a policy asks.
     func judged(under policy: MediaPolicy, _ make: () -> MediaResult) -> MediaResult {
-        judgedUnder.withLock { (known: inout [(policy: MediaPolicy, result: MediaResult)]) in
-            if let result = known.first(where: { $0.policy == policy })?.result { return result }
-            let result = make()
-            known.append((policy, result))
-            return result
-        }
+        judgedUnder.value(for: policy, make)
     }
 
     /// The same download with other facts (judged under another policy).

@@ -18,12 +18,10 @@ final class MediaFetcher {
 
     let trust: MediaPolicy.Trust
     private let easy: CurlEasy
-    private let ownedPaths: OwnedPaths
 
     /// - Throws: `CurlOptionError` when libcurl refuses an option.
-    init(trust: MediaPolicy.Trust, ownedPaths: OwnedPaths) throws(CurlOptionError) {
+    init(trust: MediaPolicy.Trust) throws(CurlOptionError) {
         self.trust = trust
-        self.ownedPaths = ownedPaths
         easy = try CurlEasy()
         try easy.setNoSignal()
         try easy.restrictProtocols(to: "https")

@@ -111,7 +111,11 @@ extension MediaPolicy {
             loosest.allowHTTP = loosest.allowHTTP || policy.allowHTTP
             loosest.httpRefusedByATS = loosest.httpRefusedByATS || policy.httpRefusedByATS
             loosest.httpRefusedByAndroid = loosest.httpRefusedByAndroid || policy.httpRefusedByAndroid
-            loosest.connectTimeoutSeconds = bothOrNil(loosest.connectTimeoutSeconds, policy.connectTimeoutSeconds).map(max)
+            if let mine = loosest.connectTimeoutSeconds, let theirs = policy.connectTimeoutSeconds {
+                loosest.connectTimeoutSeconds = max(mine, theirs)
+            } else {
+                loosest.connectTimeoutSeconds = nil
+            }
             loosest.capDescription = nil
         }
         return loosest
@@ -124,11 +128,6 @@ extension MediaPolicy {
         let profiles = SDK.allCases.map(\.profile) + [SDKProfile.androidFCM, .androidAirship, .androidOneSignal]
         return Array(Set(profiles.map { $0.policy(options).maxBytes })).sorted()
     }
-}
-
-private func bothOrNil(_ first: Double?, _ second: Double?) -> (Double, Double)? {
-    guard let first, let second else { return nil }
-    return (first, second)
 }
 
 extension SDKSelection {
