@@ -49,9 +49,11 @@ public final class ServiceExtension {
     ///   - sniffers: libmagic handles shared with other instances; nil: a pool of one of its own.
     ///   - cache: `--cache`'s stored verdicts, to revalidate.
     ///   - workingFiles: the run's working files by content, shared with the other workers of a pipeline.
+    ///   - probes: the run's forward-secrecy probes (one per host), shared likewise.
     package init(
         options: FetchOptions, selection: SDKSelection, outputDirectory: String,
-        ownedPaths: OwnedPaths, sniffers: SnifferPool? = nil, cache: RevalidationCache? = nil, workingFiles: WorkingFiles = WorkingFiles()
+        ownedPaths: OwnedPaths, sniffers: SnifferPool? = nil, cache: RevalidationCache? = nil, workingFiles: WorkingFiles = WorkingFiles(),
+        probes: ForwardSecrecyProbes = ForwardSecrecyProbes()
     ) throws(ServiceExtensionError) {
         self.cache = cache
         self.workingFiles = workingFiles
@@ -74,7 +76,7 @@ public final class ServiceExtension {
         }
         do {
             self.fetcher = try MediaFetcher(
-                trust: MediaPolicy.Trust(extraCAFile: options.extraCAFile, connectTo: options.connectTo))
+                trust: MediaPolicy.Trust(extraCAFile: options.extraCAFile, connectTo: options.connectTo), probes: probes)
         } catch {
             throw ServiceExtensionError(message: error.message)
         }
@@ -153,11 +155,22 @@ public final class ServiceExtension {
         }
         let download = fetcher.fetch(url, policy: policy, into: working, cancellation: cancellation, validators: validators,
             watchedCaps: capsInPlay)
+        if case .interrupted = download.outcome {
+            working.release()
+            return nil
+        }
+        // An iPhone refuses the connection before anything it would bring (SPEC 18): the download's own
+        // policy is an iOS record's here; a looser one's records are judged when rejudged (`MediaResult.judged`).
+        if let broken = download.transfer.connectionViolation(under: policy) {
+            working.release()
+            facts.transfer = download.transfer
+            return .failed(facts, .atsViolation, broken.violation.message)
+        }
         if case .notModified = download.outcome, let stored {
             switch stored.kept {
             case .result(let result):
                 working.release()
-                return result
+                return result.takingConnection(of: download.transfer)
             case .content(let sha256):
                 // The bytes of a verdict no record attached, kept in the cache: this run's working file again.
                 guard cache?.writeContent(sha256: sha256, to: working.descriptor) != nil,
@@ -169,7 +182,7 @@ public final class ServiceExtension {
                     return .failed(facts, .writeError, "cannot write the cached bytes of \(url.string) to \(outputDirectory); "
                         + DiagnosticCode.writeError.fix)
                 }
-                return .fetched(media)
+                return MediaResult.fetched(media).takingConnection(of: download.transfer)
             }
         }
         facts.transfer = download.transfer

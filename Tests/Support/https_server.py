@@ -5,7 +5,8 @@ It listens on kernel-picked ports and prints one JSON line on stdout:
   {"port": P, "untrustedPort": U, "closedPort": C, "stallPort": S, "httpPort": H,
    "resetPort": R, "closePort": E}
 - P serves the routes below with a certificate signed by tls/test-ca.pem
-  (names: media.notti.test, localhost, 127.0.0.1, ::1);
+  (names: media.notti.test, localhost, 127.0.0.1, ::1), or with --cert/--key
+  and --ciphers (TLS 1.2 suites only) as a test of SPEC 18 configures it;
 - U serves the same routes with a self-signed certificate nobody trusts;
 - C is a port that was bound and closed: connecting to it is refused;
 - S accepts TCP connections and never says a word (a TLS handshake that stalls);
@@ -360,10 +361,14 @@ class TLSServer(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 256
 
-    def __init__(self, cert, key):
+    def __init__(self, cert, key, ciphers=None):
         super().__init__(("127.0.0.1", 0), Handler)
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.minimum_version = ssl.TLSVersion.TLSv1_2
+        if ciphers:
+            # Only these TLS 1.2 suites, in this order of preference (the server's, as Python sets it).
+            context.maximum_version = ssl.TLSVersion.TLSv1_2
+            context.set_ciphers(ciphers)
         context.load_cert_chain(cert, key)
         # The handshake runs lazily in the request's own thread, so one stalled
         # client cannot hold up the accept loop.
@@ -433,9 +438,13 @@ def main():
     global media_root
     parser = argparse.ArgumentParser(description="notti-media's loopback HTTPS test server")
     parser.add_argument("--media", default=os.path.join(HERE, "..", "Fixtures", "media"))
+    parser.add_argument("--cert", default=os.path.join(TLS, "server.pem"),
+                        help="the main port's certificate chain (PEM, leaf first)")
+    parser.add_argument("--key", default=os.path.join(TLS, "server.key"))
+    parser.add_argument("--ciphers", help="serve TLS 1.2 only, with these OpenSSL suites (server's preference)")
     args = parser.parse_args()
     media_root = os.path.abspath(args.media)
-    trusted = TLSServer(os.path.join(TLS, "server.pem"), os.path.join(TLS, "server.key"))
+    trusted = TLSServer(args.cert, args.key, args.ciphers)
     untrusted = TLSServer(os.path.join(TLS, "untrusted.pem"), os.path.join(TLS, "untrusted.key"))
     plain = PlainServer()
     for server in (trusted, untrusted, plain):

@@ -100,11 +100,12 @@ public final class CheckPipeline: @unchecked Sendable {
             throw ServiceExtensionError(message: error.message)
         }
         var fetchers: [Handoff<ServiceExtension>] = []
+        let probes = ForwardSecrecyProbes()
         for _ in 0..<jobs {
             fetchers.append(Handoff(value: try ServiceExtension(
                 options: configuration.options, selection: configuration.selection,
                 outputDirectory: configuration.outputDirectory, ownedPaths: .run, sniffers: sniffers, cache: configuration.cache,
-                workingFiles: workingFiles)))
+                workingFiles: workingFiles, probes: probes)))
         }
         self.fetchers = fetchers
         placement = fetchers[0].value.placement

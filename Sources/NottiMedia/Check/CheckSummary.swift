@@ -80,6 +80,8 @@ public struct CheckSummary: Sendable {
         package var bytes = 0
         /// The part of `bytes` a CDN will not cache: all of it comes from the origin.
         package var notCacheableBytes = 0
+        /// The first of iOS's connection rules this server breaks (`ats_violation`), if any: iPhones refuse it.
+        package var atsViolation: String?
     }
 
     /// - Parameter networks: the networks to count missed deadlines on (`NetworkProfile.summarized`).
@@ -144,6 +146,11 @@ public struct CheckSummary: Sendable {
             if verdict.requestedAtSendTime, let host = verdict.host, !several || requested.insert(verdict.url).inserted {
                 Self.count(verdict, in: &hosts[host, default: HostLoad(host: host)])
             }
+            if let refused = verdict.refusedConnection {
+                // Named once per host, with the first rule seen (a redirect's host too, which no download counts).
+                hosts[refused.host, default: HostLoad(host: refused.host)].atsViolation =
+                    hosts[refused.host]?.atsViolation ?? refused.rule
+            }
         }
         for index in networks.indices where record.media.contains(where: { $0.requestedAtSendTime && $0.misses[index] }) {
             missing[index] += 1
@@ -168,6 +175,7 @@ public struct CheckSummary: Sendable {
         total.downloads += load.downloads
         total.bytes += load.bytes
         total.notCacheableBytes += load.notCacheableBytes
+        total.atsViolation = total.atsViolation ?? load.atsViolation
         hosts[load.host] = total
     }
 
@@ -229,6 +237,7 @@ public struct CheckSummary: Sendable {
                     .object([
                         JSONMember("host", .string(load.host)), JSONMember("downloads", .int(load.downloads)),
                         JSONMember("bytes", .int(load.bytes)), JSONMember("notCacheableBytes", .int(load.notCacheableBytes)),
+                        JSONMember("atsViolation", .optional(load.atsViolation)),
                     ])
                 })),
                 JSONMember("networks", .array(payloadsMissing.map { entry in

@@ -23,6 +23,13 @@ package struct MediaVerdict: Sendable, Equatable {
     /// False when the extension never runs (no mutable-content, no alert): the
     /// verdict is still given, but no phone downloads it at send time.
     package var requestedAtSendTime = true
+    /// For `ats_violation`: the server iPhones refuse, and the rule it breaks.
+    package var refusedConnection: RefusedConnection?
+
+    package struct RefusedConnection: Sendable, Equatable {
+        package var host: String
+        package var rule: String
+    }
 
     /// The verdict of one entry of a report, when it named a URL string.
     init?(sdk: SDK, facts: MediaFacts?, verdict: EntryVerdict, networks: [NetworkProfile]) {
@@ -43,6 +50,9 @@ package struct MediaVerdict: Sendable, Equatable {
         case .failed(_, let reason, let message):
             self.reason = reason
             self.message = message
+            if reason == .atsViolation, let broken = facts.transfer?.connectionViolation(under: facts.policy) {
+                refusedConnection = RefusedConnection(host: broken.host, rule: broken.violation.rule.rawValue)
+            }
         case .bundleResource(_, let message):
             reason = .bundleResource
             self.message = message

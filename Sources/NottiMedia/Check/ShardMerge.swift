@@ -102,7 +102,7 @@ extension CheckSummary {
                     guard let host = entry["host"]?.stringValue else { return nil }
                     merged.addLoad(HostLoad(
                         host: host, downloads: entry["downloads"]?.intValue ?? 0, bytes: entry["bytes"]?.intValue ?? 0,
-                        notCacheableBytes: entry["notCacheableBytes"]?.intValue ?? 0))
+                        notCacheableBytes: entry["notCacheableBytes"]?.intValue ?? 0, atsViolation: entry["atsViolation"]?.stringValue))
                 }
             }
             if case .array(let listed)? = summary["networks"] {

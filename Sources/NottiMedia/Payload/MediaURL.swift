@@ -81,6 +81,20 @@ package struct MediaURL: Sendable, Equatable {
         return sawSeparator ? scheme : nil
     }
 
+    /// The scheme, host and port (the scheme's default when none is written) of `text`, an
+    /// absolute URL libcurl fetched (a redirect hop): what a TLS connection is made for.
+    static func origin(of text: String) -> (scheme: String, host: String, port: Int)? {
+        guard let handle = curl_url() else { return nil }
+        defer { curl_url_cleanup(handle) }
+        guard curl_url_set(handle, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME)) == CURLUE_OK,
+              let scheme = part(handle, CURLUPART_SCHEME), let host = part(handle, CURLUPART_HOST)
+        else { return nil }
+        var value: UnsafeMutablePointer<CChar>?
+        guard curl_url_get(handle, CURLUPART_PORT, &value, UInt32(CURLU_DEFAULT_PORT)) == CURLUE_OK, let value else { return nil }
+        defer { curl_free(value) }
+        return (scheme.lowercased(), host, Int(String(cString: value)) ?? 0)
+    }
+
     /// Parses with libcurl's own URL parser, so what passes here is what libcurl will fetch.
     private static func parse(_ text: String) -> Result<(host: String, path: String), URLParseFailure> {
         guard let handle = curl_url() else { return .failure(URLParseFailure("out of memory")) }

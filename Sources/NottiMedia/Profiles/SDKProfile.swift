@@ -136,6 +136,8 @@ package final class SDKProfile: Sendable {
             allowHTTP: !refusesHTTPItself && options.allowHTTP, httpRefusedByATS: !refusesHTTPItself && platform == .ios,
             capDescription: options.maxBytes == nil ? cap.description : nil)
         policy.httpRefusedByAndroid = platform == .android
+        policy.checksConnectionAsIOS = platform == .ios
+        policy.allowsArbitraryLoads = options.allowHTTP
         if case .announced(let bytes) = sizeCap, options.maxBytes == nil {
             // OneSignal holds only an announced length to its cap; a body without one runs to iOS's limits.
             policy.announcedMaxBytes = bytes

@@ -18,6 +18,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case tooLarge = "too_large"
     case timeout = "timeout"
     case tlsError = "tls_error"
+    case atsViolation = "ats_violation"
     case networkError = "network_error"
     case blockedAddress = "blocked_address"
     case writeError = "write_error"
@@ -39,6 +40,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case noAndroidMedia = "no_android_media"
     case notCacheable = "not_cacheable"
     case slowNetwork = "slow_network"
+    case certificateExpiring = "certificate_expiring"
     /// A code this version does not know, read back by `merge` from another version's
     /// output (`Diagnostic.codeText` keeps its text). Never made by this version.
     case unrecognised = "unrecognised"
@@ -59,11 +61,11 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     public var isReason: Bool {
         switch self {
         case .noMedia, .invalidPayload, .invalidURL, .notHTTPS, .insecureRedirect, .tooManyRedirects, .httpError, .emptyMedia,
-             .tooLarge, .timeout, .tlsError, .networkError, .blockedAddress, .writeError, .invalidMediaSpec, .unsupportedType,
-             .bundleResource: true
+             .tooLarge, .timeout, .tlsError, .atsViolation, .networkError, .blockedAddress, .writeError, .invalidMediaSpec,
+             .unsupportedType, .bundleResource: true
         case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch,
              .foreignMediaKey, .ambiguousSDK, .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable,
-             .slowNetwork, .unrecognised: false
+             .slowNetwork, .certificateExpiring, .unrecognised: false
         }
     }
 
@@ -73,10 +75,10 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     public var defaultSeverity: Diagnostic.Severity {
         switch self {
         case .invalidPayload, .invalidURL, .notHTTPS, .insecureRedirect, .tooManyRedirects, .httpError, .emptyMedia, .tooLarge,
-             .timeout, .tlsError, .networkError, .blockedAddress, .writeError, .invalidMediaSpec, .unsupportedType,
+             .timeout, .tlsError, .atsViolation, .networkError, .blockedAddress, .writeError, .invalidMediaSpec, .unsupportedType,
              .mutableContentMissing, .noAlert, .payloadTooLarge: .error
         case .noMedia, .bundleResource, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch, .foreignMediaKey, .ambiguousSDK,
-             .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable, .slowNetwork, .unrecognised: .warning
+             .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable, .slowNetwork, .certificateExpiring, .unrecognised: .warning
         }
     }
 
@@ -97,6 +99,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .tooLarge: "serve a smaller file: recompress, resize or shorten it"
         case .timeout: "serve it faster or smaller (a CDN near the users)"
         case .tlsError: "give the server a valid certificate for its name, from a trusted CA, and TLS 1.2 or newer"
+        case .atsViolation: "serve the media as iOS requires: TLS 1.3 or ECDHE suites, a certificate naming the host in its subjectAltName, with serverAuth, at most 398 days and SCTs"
         case .networkError: "check the host name and that the server accepts connections"
         case .blockedAddress: "serve the media from a public address"
         case .writeError: "free space in the attachment folder, or choose another one"
@@ -117,6 +120,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .noAndroidMedia: "set notification.image (or android.notification.image) for Android"
         case .notCacheable: "serve it with Cache-Control: public, max-age=86400 and no Set-Cookie"
         case .slowNetwork: "serve a smaller file"
+        case .certificateExpiring: "renew the certificate before the campaign is sent"
         case .unrecognised: "see the message"
         }
     }
@@ -136,6 +140,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .tooLarge: "The media file is too large: the phone will not attach it."
         case .timeout: "The media took too long to download: the push arrives without it."
         case .tlsError: "The media server's security certificate is not trusted."
+        case .atsViolation: "iPhones refuse this server's secure connection (curl and Android accept it): the push shows without media."
         case .networkError: "The media server could not be reached."
         case .blockedAddress: "The media address is not a public one."
         case .writeError: "This computer could not store the file (a local problem, not the media's)."
@@ -156,6 +161,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .noAndroidMedia: "Android phones show this push without a picture: nothing there reads its media key."
         case .notCacheable: "A CDN will not cache this file: every phone downloads it from the origin server."
         case .slowNetwork: "On a slow network the file takes longer than the extension may wait: those users get no media."
+        case .certificateExpiring: "The media server's certificate expires within 30 days: after that no phone downloads the media."
         case .unrecognised: "See the message for what to do."
         }
     }

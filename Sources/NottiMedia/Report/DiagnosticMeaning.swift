@@ -31,6 +31,11 @@ extension DiagnosticCode {
                 + "a server trickling bytes does not extend it"
         case .tlsError:
             "the certificate is not trusted or not for the host name, the handshake failed, or TLS is older than 1.2"
+        case .atsViolation:
+            "(iOS) the connection, on any hop, breaks a rule iOS applies and curl and Android do not (SPEC 18): no forward "
+                + "secrecy (lifted by `--allow-http`), a key under RSA 2048 / ECDSA 256, a signature that is not SHA-2, a host "
+                + "name not in the subjectAltName, no serverAuth or over 825 days (issued since 2019-07-01), over 398 days or "
+                + "too few SCTs under a system root; the message names the rule, the field and its value"
         case .networkError:
             "name lookup failed, the connection was refused, reset or closed (during the TLS handshake too), or the response is malformed"
         case .blockedAddress:
@@ -81,6 +86,9 @@ extension DiagnosticCode {
         case .slowNetwork:
             "(`--network`) even the least download time on that network is over the record's deadline: users on it get the push "
                 + "without media"
+        case .certificateExpiring:
+            "a leaf certificate on the way expires within 30 days of the run (the message names the date): a campaign "
+                + "scheduled later fails on every phone; on every record of the URL, both platforms"
         case .unrecognised:
             "(`merge`) a code of another version of the tool, kept as that version wrote it"
         }

@@ -274,6 +274,7 @@ public struct MediaFacts: Sendable {
             JSONMember("elapsedMs", .optional(elapsedMilliseconds)),
             JSONMember("timings", timings?.json ?? .null),
             JSONMember("http", http?.json ?? .null),
+            JSONMember("tls", transfer?.tls?.json ?? .null),
             JSONMember("estimates", estimatesJSON),
             JSONMember("limits", policy.limitsJSON),
         ]

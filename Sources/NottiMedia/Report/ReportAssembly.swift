@@ -128,6 +128,13 @@ extension PayloadPlan {
                 judged.warnings.append(named(Diagnostic(.warning, .bundleResource, message)))
                 judged.bundled = true
             }
+            // Whatever this phone made of the media, a certificate about to end fails every phone later.
+            if let expiring = verdict.facts?.transfer?.expiringCertificate {
+                judged.warnings.append(named(Diagnostic(.warning, .certificateExpiring,
+                    "the certificate of \(expiring.host) expires on \(CertificateFacts.date(expiring.notAfter)) (notAfter "
+                        + "\(CertificateFacts.timestamp(expiring.notAfter))), within 30 days: a campaign sent after that fails on "
+                        + "every phone; \(DiagnosticCode.certificateExpiring.fix)")))
+            }
         }
         if !single { judged.media = .entries(entryFacts) }
         return judged

@@ -100,3 +100,16 @@ extension MediaPolicy {
     /// What of the policy a stored verdict depends on: a cache entry serves only the same limits.
     var cacheKey: String { "\(maxBytes)|\(announcedMaxBytes.map(String.init) ?? "")|\(NumberText.decimal(timeoutSeconds))|\(maxRedirects)|\(allowHTTP)" }
 }
+
+extension MediaResult {
+    /// A stored verdict with the connection a revalidation just made (`TransferFacts.takeConnection`).
+    func takingConnection(of fresh: TransferFacts) -> MediaResult {
+        var facts = self.facts
+        guard facts.transfer != nil else { return self }
+        facts.transfer?.takeConnection(of: fresh)
+        switch self {
+        case .fetched(let media): return .fetched(media.with(facts: facts))
+        case .failed(_, let reason, let message): return .failed(facts, reason, message)
+        }
+    }
+}

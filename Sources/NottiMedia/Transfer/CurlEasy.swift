@@ -23,8 +23,8 @@ final class CurlEasy {
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     /// Header lists libcurl keeps pointers to; freed with the handle.
     private var lists: [UnsafeMutablePointer<curl_slist>] = []
-    /// Set to 1 by the shim when a new connection's TLS handshake reads the server's hello.
-    private let serverHelloFlag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    /// What the shim saw of the current transfer's new connection's TLS handshake, if it made one.
+    let tlsWatch = UnsafeMutablePointer<CCurlShim_TLSWatch>.allocate(capacity: 1)
     /// The request headers of the current fetch (`CURLOPT_HTTPHEADER`); replaced by the next.
     private var requestHeaders: UnsafeMutablePointer<curl_slist>?
 
@@ -46,9 +46,9 @@ final class CurlEasy {
         self.handle = handle
         self.multi = multi
         errorBuffer.initialize(to: 0)
-        serverHelloFlag.initialize(to: 0)
+        tlsWatch.initialize(to: CCurlShim_TLSWatch())
         try check("CURLOPT_ERRORBUFFER", CCurlShim_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
-        try check("CURLOPT_SSL_CTX_FUNCTION", CCurlShim_watch_server_hello(handle, serverHelloFlag))
+        try check("CURLOPT_SSL_CTX_FUNCTION", CCurlShim_watch_tls(handle, tlsWatch))
     }
 
     deinit {
@@ -57,13 +57,18 @@ final class CurlEasy {
         curl_multi_cleanup(multi)
         lists.forEach { curl_slist_free_all($0) }
         errorBuffer.deallocate()
-        serverHelloFlag.deallocate()
+        CCurlShim_tls_watch_clear(tlsWatch)
+        tlsWatch.deallocate()
     }
 
     /// Whether the last transfer's new connection got as far as the server's TLS
     /// hello: a failed handshake that did not is the network's failure (a reset,
     /// a close), not the certificate's.
-    var heardServerHello: Bool { serverHelloFlag.pointee != 0 }
+    var heardServerHello: Bool { tlsWatch.pointee.heard_server_hello != 0 }
+
+    /// Whether the last transfer made a new connection whose TLS handshake completed
+    /// (`tlsWatch` holds it); false for plain http and a reused connection.
+    var completedHandshake: Bool { tlsWatch.pointee.handshake_done != 0 }
 
     // MARK: Options
     //
@@ -119,6 +124,20 @@ final class CurlEasy {
     /// `CURLOPT_SSLVERSION`: TLS 1.2 or newer, as App Transport Security requires.
     func requireTLS12OrNewer() throws(CurlOptionError) {
         try set("CURLOPT_SSLVERSION", CURLOPT_SSLVERSION, CURL_SSLVERSION_TLSv1_2)
+    }
+
+    /// `CURLOPT_SSL_CIPHER_LIST`: the TLS 1.2 suites offered (OpenSSL's names); nil: libcurl's default.
+    func setCipherList(_ list: String?) throws(CurlOptionError) {
+        try set("CURLOPT_SSL_CIPHER_LIST", CURLOPT_SSL_CIPHER_LIST, list)
+    }
+
+    /// `CURLOPT_CONNECT_ONLY`: connect (and shake hands) and stop, no request.
+    func setConnectOnly() throws(CurlOptionError) { try set("CURLOPT_CONNECT_ONLY", CURLOPT_CONNECT_ONLY, 1) }
+
+    /// `CURLOPT_SSL_SESSIONID_CACHE` 0: every new connection makes a full handshake, so
+    /// the chain is verified, and seen, each time (a resumed session shows no chain).
+    func disableSessionResumption() throws(CurlOptionError) {
+        try set("CURLOPT_SSL_SESSIONID_CACHE", CURLOPT_SSL_SESSIONID_CACHE, 0)
     }
 
     /// `CURLOPT_CAINFO` plus `CURLOPT_CAPATH`: trust `file` in addition to the system store
@@ -197,12 +216,11 @@ final class CurlEasy {
 
     // MARK: Transfer and results
 
-    /// Runs the transfer; returns libcurl's result code.
     /// Runs the transfer, asking `shouldContinue` at least every 100 ms;
     /// returns libcurl's result code (`CURLE_ABORTED_BY_CALLBACK` when it said no).
     func perform(while shouldContinue: () -> Bool) -> CURLcode {
         errorBuffer[0] = 0
-        serverHelloFlag.pointee = 0
+        CCurlShim_tls_watch_clear(tlsWatch)
         guard curl_multi_add_handle(multi, handle) == CURLM_OK else { return CURLE_OUT_OF_MEMORY }
         defer { curl_multi_remove_handle(multi, handle) }
         var running: Int32 = 1
@@ -230,6 +248,14 @@ final class CurlEasy {
         var code = 0
         _ = CCurlShim_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
         return code
+    }
+
+    /// `CURLINFO_PRIMARY_IP` and `CURLINFO_PRIMARY_PORT`: the address the last transfer's connection went to.
+    var primaryAddress: (ip: String, port: Int)? {
+        var port = 0
+        guard let ip = string(CURLINFO_PRIMARY_IP), !ip.isEmpty,
+              CCurlShim_getinfo_long(handle, CURLINFO_PRIMARY_PORT, &port) == CURLE_OK, port > 0 else { return nil }
+        return (ip, port)
     }
 
     /// `CURLINFO_CONTENT_TYPE`: the last response's Content-Type header, if any.

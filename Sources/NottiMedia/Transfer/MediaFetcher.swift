@@ -18,11 +18,18 @@ final class MediaFetcher {
 
     let trust: MediaPolicy.Trust
     private let easy: CurlEasy
+    /// The run's forward-secrecy answers, shared with its other fetchers.
+    private let probes: ForwardSecrecyProbes
+    /// The last connection made to each `host:port`, for a transfer that reuses it (no handshake to read).
+    private var connections: [String: TLSFacts] = [:]
 
+    /// - Parameter probes: where the run's forward-secrecy probes are kept, once per host.
     /// - Throws: `CurlOptionError` when libcurl refuses an option.
-    init(trust: MediaPolicy.Trust) throws(CurlOptionError) {
+    init(trust: MediaPolicy.Trust, probes: ForwardSecrecyProbes = ForwardSecrecyProbes()) throws(CurlOptionError) {
         self.trust = trust
+        self.probes = probes
         easy = try CurlEasy()
+        try easy.disableSessionResumption()
         try easy.setNoSignal()
         try easy.restrictProtocols(to: "https")
         try easy.setFollowRedirects(false)
@@ -102,6 +109,8 @@ final class MediaFetcher {
             download.transfer.declaredMime = easy.contentType.map(MediaType.essence(ofContentType:))
             download.transfer.announcedBytes = easy.announcedLength
             record(&download)
+            // A handshake libcurl then refused (the host name, the chain) is a `tls_error`, not a connection to judge.
+            noteConnection(&download, reachedServer: status > 0 || code == CURLE_OK, refusedByLibcurl: Self.tlsFailures.contains(code.rawValue))
 
             switch sink.stop {
             case .tooLarge: return tooLargeFailure(announced: false)
@@ -165,6 +174,26 @@ final class MediaFetcher {
             vary: easy.header("Vary"))
     }
 
+    /// Records this hop's TLS connection: the handshake's facts when it made one (probing forward
+    /// secrecy when the handshake chose none), else those of the connection it reused.
+    private func noteConnection(_ download: inout Download, reachedServer: Bool, refusedByLibcurl: Bool) {
+        let url = download.transfer.finalURL
+        var connection: TLSFacts?
+        if !refusedByLibcurl, let origin = MediaURL.origin(of: url), origin.scheme == "https" {
+            let key = "\(origin.host):\(origin.port)"
+            if var fresh = easy.handshakeFacts(host: origin.host, trust: trust) {
+                if fresh.forwardSecrecy != .negotiated, let address = easy.primaryAddress {
+                    fresh.forwardSecrecy = probes.offered(url: url, host: origin.host, address: address, trust: trust)
+                }
+                connections[key] = fresh
+                connection = fresh
+            } else if reachedServer {
+                connection = connections[key]
+            }
+        }
+        download.transfer.noteConnection(connection, hop: download.transfer.redirects, now: Int(time(nil)))
+    }
+
     /// A failure whose message ends with what to do about it.
     static func failure(_ reason: DiagnosticCode, _ detail: String) -> Download.Outcome {
         .failed(reason, "\(detail); \(reason.fix)")
@@ -204,6 +233,15 @@ final class MediaFetcher {
         return "redirect \(hop.number) leads to \(quoted(hop.url)): \(allowed); \(DiagnosticCode.insecureRedirect.fix)"
     }
 
+    /// libcurl's results that are `tls_error` (once the server's hello was heard).
+    static let tlsFailures: Set<UInt32> = Set([
+        CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+        CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
+        CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_NOTFOUND,
+        CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_USE_SSL_FAILED,
+        CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_CLIENTCERT,
+    ].map(\.rawValue))
+
     /// Maps a libcurl failure to its reason code, by what happened: a handshake that
     /// ended before the server's hello (a reset, a close) is the network's failure.
     static func failure(for code: CURLcode, detail: String, policy: MediaPolicy, heardServer: Bool) -> Download.Outcome {
@@ -213,18 +251,25 @@ final class MediaFetcher {
         case CURLE_SSL_CONNECT_ERROR where !heardServer:
             return Self.failure(
                 .networkError, "the connection was reset or closed during the TLS handshake, before the server answered (\(detail))")
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
-            CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
-            CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_NOTFOUND,
-            CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_USE_SSL_FAILED,
-            CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_CLIENTCERT:
-            return Self.failure(.tlsError, detail)
+        case _ where tlsFailures.contains(code.rawValue):
+            return Self.failure(.tlsError, detail + iOSRuleAlsoBroken(detail))
         case CURLE_OUT_OF_MEMORY:
             // What libcurl 7.88 reports for response headers over its 100 KiB cap.
             return Self.failure(.networkError, "the response headers are larger than libcurl accepts (\(detail))")
         default:
             return Self.failure(.networkError, detail)
         }
+    }
+
+    /// OpenSSL refuses some servers before iOS's own rules (SPEC 18) could: its refusal names the rule iOS has too.
+    private static func iOSRuleAlsoBroken(_ detail: String) -> String {
+        if detail.contains("key too weak") || detail.contains("key too small") {
+            return " (iOS refuses it too: \(IOSConnectionRules.Rule.keySize.rawValue), RSA keys of at least 2048 bits and ECDSA keys of at least 256)"
+        }
+        if detail.contains("md too weak") || detail.contains("digest algorithm too weak") {
+            return " (iOS refuses it too: \(IOSConnectionRules.Rule.signature.rawValue) across the chain)"
+        }
+        return ""
     }
 
     static func milliseconds(since start: MonotonicInstant) -> Int {

@@ -38,6 +38,11 @@ package struct MediaPolicy: Sendable, Equatable {
     package var httpRefusedByATS: Bool
     /// Plain http is refused by Android's default network security policy (apps targeting API 28+): messages say so.
     package var httpRefusedByAndroid = false
+    /// The connection is judged as an iPhone judges it (SPEC 18): App Transport Security and
+    /// iOS's certificate rules, every hop (iOS's profiles; not Android's).
+    package var checksConnectionAsIOS = false
+    /// The app allows arbitrary loads (`--allow-http`): App Transport Security's forward-secrecy rule is lifted.
+    package var allowsArbitraryLoads = false
     /// The most the connection may take (Airship on Android: 2 s); nil: the deadline alone.
     package var connectTimeoutSeconds: Double?
     /// Whose limit `maxBytes` is, for messages ("iOS's largest attachment limit
@@ -111,6 +116,8 @@ extension MediaPolicy {
             loosest.allowHTTP = loosest.allowHTTP || policy.allowHTTP
             loosest.httpRefusedByATS = loosest.httpRefusedByATS || policy.httpRefusedByATS
             loosest.httpRefusedByAndroid = loosest.httpRefusedByAndroid || policy.httpRefusedByAndroid
+            loosest.checksConnectionAsIOS = loosest.checksConnectionAsIOS && policy.checksConnectionAsIOS
+            loosest.allowsArbitraryLoads = loosest.allowsArbitraryLoads || policy.allowsArbitraryLoads
             if let mine = loosest.connectTimeoutSeconds, let theirs = policy.connectTimeoutSeconds {
                 loosest.connectTimeoutSeconds = max(mine, theirs)
             } else {
@@ -185,6 +192,11 @@ extension MediaResult {
                     + DiagnosticCode.timeout.fix, at: connect)
             }
         }
+        // iOS refuses a connection that breaks its rules before anything that hop would bring.
+        if let broken = transfer.connectionViolation(under: policy), broken.hop <= policy.maxRedirects,
+           policy.allowHTTP || (transfer.httpHop ?? transfer.refusedHop).map({ broken.hop < $0.number }) ?? true {
+            return failed(.atsViolation, broken.violation.message)
+        }
         if transfer.redirects > policy.maxRedirects {
             return failed(.tooManyRedirects, "more than \(policy.maxRedirects) redirects; \(DiagnosticCode.tooManyRedirects.fix)")
         }
@@ -224,5 +236,14 @@ extension MediaResult {
     private var isFailure: Bool {
         if case .failed = self { return true }
         return false
+    }
+}
+
+extension TransferFacts {
+    /// The first of iOS's connection rules a hop broke, as `policy` judges them: none unless its
+    /// records are iOS's; forward secrecy lifted when the app allows arbitrary loads.
+    package func connectionViolation(under policy: MediaPolicy) -> HopViolation? {
+        guard policy.checksConnectionAsIOS else { return nil }
+        return connectionViolations.first { !(policy.allowsArbitraryLoads && $0.violation.liftedByArbitraryLoads) }
     }
 }

@@ -28,6 +28,12 @@ package struct TransferFacts: Sendable, Equatable {
     /// When the body first went over each cap in play (`MediaPolicy.capsInPlay`), ascending:
     /// a record with a stricter cap than the download's is judged from it (`MediaResult.judged`).
     package var capCrossings: [CapCrossing] = []
+    /// The final hop's TLS connection (`media.tls`); nil for plain http, or when no connection was made.
+    package var tls: TLSFacts?
+    /// What iOS's connection rules found on each hop's connection, in hop order (SPEC 18).
+    package var connectionViolations: [HopViolation] = []
+    /// The first leaf on the way that expires within 30 days of the download (`certificate_expiring`).
+    package var expiringCertificate: ExpiringCertificate?
 
     package init(finalURL: String) {
         self.finalURL = finalURL
@@ -42,6 +48,44 @@ package struct TransferFacts: Sendable, Equatable {
             self.cap = cap
             self.atMilliseconds = atMilliseconds
         }
+    }
+
+    /// One of iOS's connection rules broken on hop `hop` (0: the URL itself; n: redirect n).
+    package struct HopViolation: Sendable, Equatable {
+        package var hop: Int
+        /// The host of that hop's connection.
+        package var host: String
+        package var violation: IOSConnectionRules.Violation
+    }
+
+    package struct ExpiringCertificate: Sendable, Equatable {
+        package var host: String
+        /// The leaf's notAfter, seconds since 1970.
+        package var notAfter: Int
+    }
+
+    /// How long before its end a certificate is reported: a campaign scheduled later fails everywhere.
+    static let expiryWarningSeconds = 30 * 86_400
+
+    /// Records hop `hop`'s connection, made at `now` (seconds since 1970): its facts (the last hop's
+    /// are `media.tls`), the iOS rules it breaks, and a leaf that expires soon.
+    mutating func noteConnection(_ connection: TLSFacts?, hop: Int, now: Int) {
+        tls = connection
+        guard let connection else { return }
+        connectionViolations += IOSConnectionRules.violations(of: connection).map {
+            HopViolation(hop: hop, host: connection.host, violation: $0)
+        }
+        if expiringCertificate == nil, connection.leaf.notAfter - now < Self.expiryWarningSeconds {
+            expiringCertificate = ExpiringCertificate(host: connection.host, notAfter: connection.leaf.notAfter)
+        }
+    }
+
+    /// The connection facts of `fresh`, a revalidation of these (a 304 reuses the stored
+    /// verdict, but the phone would connect today: its connection is judged, not the stored one's).
+    mutating func takeConnection(of fresh: TransferFacts) {
+        tls = fresh.tls
+        connectionViolations = fresh.connectionViolations
+        expiringCertificate = fresh.expiringCertificate
     }
 
     /// The facts as the `--cache` row keeps them.

@@ -141,7 +141,9 @@ enum OptionTable {
             options.platforms = platforms
         },
         OptionSpec("allow-http", [.process, .check],
-                   help: ["the app allows plain http (an App Transport Security", "exception); Notti refuses http whatever this says"]) { options, _ in
+                   help: ["the app allows arbitrary loads (an App Transport Security exception):",
+                          "plain http, and servers without forward secrecy; nothing else of iOS's",
+                          "connection rules (ats_violation); Notti refuses http whatever this says"]) { options, _ in
             options.allowHTTP = true
         },
         OptionSpec("network", value: "NAME", [.process, .check],

@@ -93,6 +93,9 @@ struct HTMLCard: Sendable {
             return "Media not shown on the phone: \(skipped.code.plainLanguage) \(verdict.prefix(1).uppercased() + verdict.dropFirst())."
         }
         guard let reason = report.reason, reason != .noMedia else { return nil }
+        if reason == .atsViolation, let broken = report.media.all.lazy.compactMap({ $0.transfer?.connectionViolation(under: $0.policy) }).first {
+            return "iPhones refuse this server: \(broken.violation.detail) (curl and Android connect)."
+        }
         let plain = report.diagnostics.first { $0.code == reason && $0.severity == .error }
             .map { DiagnosticCode.plainLanguage(for: $0, sdk: report.sdk) } ?? DiagnosticCode.plainLanguage(for: reason.rawValue)
         return "Media not shown on the phone: \(plain)"

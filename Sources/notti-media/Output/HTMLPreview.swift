@@ -192,7 +192,8 @@ final class HTMLPreview: @unchecked Sendable {
         var html = "<section class=\"risk\"><h2>At send time, every recipient's phone downloads at once</h2>\n"
         html += "<table class=\"hosts\"><thead><tr><th>media host</th><th>downloads</th><th>pulls</th><th>not cacheable</th><th></th></tr></thead><tbody>\n"
         for load in hosts {
-            html += "<tr><td><code>\(markupEscape(load.host))</code></td><td>\(load.downloads)</td><td>\(ByteText.human(load.bytes))</td>"
+            let refused = load.atsViolation.map { " <span class=\"refused\">iPhones refuse this server: \(markupEscape($0))</span>" } ?? ""
+            html += "<tr><td><code>\(markupEscape(load.host))</code>\(refused)</td><td>\(load.downloads)</td><td>\(ByteText.human(load.bytes))</td>"
             html += "<td>\(ByteText.human(load.notCacheableBytes))</td><td class=\"bars\" aria-hidden=\"true\">"
             html += "<span class=\"bar\" style=\"width: \(percent(load.bytes, of: most))%\">"
             html += "<span class=\"bar origin\" style=\"width: \(percent(load.notCacheableBytes, of: load.bytes))%\"></span></span></td></tr>\n"
@@ -251,6 +252,7 @@ final class HTMLPreview: @unchecked Sendable {
         .risk table { border-collapse: collapse; background: var(--card); border-radius: 12px; font-size: 13px; }
         .risk th, .risk td { text-align: left; padding: 4px 10px; } .risk th { color: var(--muted); font-weight: 600; }
         .risk .bars { width: 160px; } .risk .muted { color: var(--muted); font-size: 12px; }
+        .risk .refused { color: var(--bad); font-size: 12px; display: block; }
         .bar { display: block; height: 10px; border-radius: 5px; background: var(--good); min-width: 2px; }
         .bar.origin { background: var(--bad); } .bar.miss { background: var(--warn); }
         .card, .card article, .why li, .source code { min-width: 0; overflow-wrap: anywhere; }

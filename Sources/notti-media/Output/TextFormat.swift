@@ -44,7 +44,8 @@ struct TextFormat: CheckRenderer, CheckSink {
             lines.append("  \("host".padding(32)) \("downloads".leftPadding(10)) \("pulls".leftPadding(10)) \("not cacheable".leftPadding(14))")
             for load in hosts {
                 lines.append("  \(textEscape(load.host).padding(32)) \(String(load.downloads).leftPadding(10)) "
-                    + "\(ByteText.human(load.bytes).leftPadding(10)) \(ByteText.human(load.notCacheableBytes).leftPadding(14))")
+                    + "\(ByteText.human(load.bytes).leftPadding(10)) \(ByteText.human(load.notCacheableBytes).leftPadding(14))"
+                    + (load.atsViolation.map { "  iPhones refuse this server: \($0)" } ?? ""))
             }
             lines.append("networks: payloads whose media cannot arrive within the deadline")
             for (network, payloads) in summary.payloadsMissing {

@@ -24,11 +24,16 @@ final class TestServer: @unchecked Sendable {
     private let stdinPipe: Pipe
 
     /// A server of its own (the shared one serves every test at once), for a test
-    /// that counts what reaches it; it stops when the instance goes.
-    init() {
+    /// that counts what reaches it or configures its TLS; it stops when the instance goes.
+    /// - Parameters:
+    ///   - certificate: the main port's chain and key (PEM files), in place of `tls/server.pem`.
+    ///   - ciphers: TLS 1.2 only, with these OpenSSL suites, the server's preference first.
+    init(certificate: (chain: String, key: String)? = nil, ciphers: String? = nil) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Paths.serverScript]
+            + (certificate.map { ["--cert", $0.chain, "--key", $0.key] } ?? [])
+            + (ciphers.map { ["--ciphers", $0] } ?? [])
         let stdinPipe = Pipe()
         let stdoutPipe = Pipe()
         process.standardInput = stdinPipe
