@@ -57,8 +57,8 @@ CURLcode CCurlShim_getinfo_string(CURL *handle, CURLINFO info, const char **valu
 
 // The TLS handshake as OpenSSL sees it (SPEC 3 and 18). libcurl makes an
 // SSL_CTX per connection and hands it to CURLOPT_SSL_CTX_FUNCTION; an info
-// callback on it notes the server's hello (a failed handshake without one was
-// reset or closed: the network's failure, not the certificate's) and, once the
+// callback on it notes the server's answer, its hello or an alert (a failed
+// handshake without one was reset or closed: the network's failure, not TLS's) and, once the
 // handshake is done, what it agreed and the chain OpenSSL verified.
 static int watch_index = -1;
 static pthread_once_t watch_once = PTHREAD_ONCE_INIT;
@@ -76,7 +76,9 @@ static void note_handshake(const SSL *ssl, int where, int ret) {
     (void)ret;
     CCurlShim_TLSWatch *watch = SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), watch_index);
     if (!watch) return;
-    if ((where & SSL_CB_LOOP) && SSL_get_state(ssl) == TLS_ST_CR_SRVR_HELLO) watch->heard_server_hello = 1;
+    // The server answered: its hello, or an alert instead (no suite or version in common).
+    if ((where & SSL_CB_LOOP) && SSL_get_state(ssl) == TLS_ST_CR_SRVR_HELLO) watch->heard_server = 1;
+    if (where & SSL_CB_READ_ALERT) watch->heard_server = 1;
     if (!(where & SSL_CB_HANDSHAKE_DONE)) return;
     // TLS 1.3 may report "done" again for a session ticket: the first report stands.
     if (watch->handshake_done) return;

@@ -259,6 +259,18 @@ import Testing
         }
     }
 
+    /// A server with no suite in common answers the ClientHello with an alert: TLS's failure, not the network's.
+    @Test func aServerWithNoSuiteInCommonIsATLSError() throws {
+        // An ECDSA key cannot serve a static-RSA suite: the server has nothing to offer.
+        let certificates = try TestCertificates(keyKind: .ecdsaP256)
+        defer { certificates.remove() }
+        let server = TestServer(certificate: (certificates.chain, certificates.key), ciphers: "AES128-GCM-SHA256")
+        let run = try Self.run(server, root: certificates.root)
+        for report in [run.ios, run.android] {
+            #expect(run.reason(report) == "tls_error", "\(run.message(report, run.reason(report) ?? ""))")
+        }
+    }
+
     @Test func aLeafEndingWithin10DaysIsAWarningOnBothPlatforms() throws {
         let certificates = try TestCertificates(days: 10)
         defer { certificates.remove() }

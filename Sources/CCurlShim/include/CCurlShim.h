@@ -25,9 +25,9 @@ CURLcode CCurlShim_getinfo_string(CURL *handle, CURLINFO info, const char **valu
 // fills it from OpenSSL's info callback; the caller clears it before each
 // transfer (CCurlShim_tls_watch_clear) and frees it with the handle.
 typedef struct CCurlShim_TLSWatch {
-    // 1 once a new connection's handshake has read the server's hello: a failed
-    // handshake without it was reset or closed (the network's failure).
-    int heard_server_hello;
+    // 1 once a new connection's handshake has read the server's answer (its hello,
+    // or an alert): a failed handshake without one was reset or closed (the network's failure).
+    int heard_server;
     // 1 once a new connection's handshake completed: the fields below are its.
     int handshake_done;
     // "TLSv1.2", "TLSv1.3" (static strings).

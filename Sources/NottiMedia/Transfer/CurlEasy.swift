@@ -61,10 +61,10 @@ final class CurlEasy {
         tlsWatch.deallocate()
     }
 
-    /// Whether the last transfer's new connection got as far as the server's TLS
-    /// hello: a failed handshake that did not is the network's failure (a reset,
-    /// a close), not the certificate's.
-    var heardServerHello: Bool { tlsWatch.pointee.heard_server_hello != 0 }
+    /// Whether the last transfer's new connection heard the server answer its TLS
+    /// handshake (its hello, or an alert): a failed handshake that did not is the
+    /// network's failure (a reset, a close), not TLS's.
+    var heardServer: Bool { tlsWatch.pointee.heard_server != 0 }
 
     /// Whether the last transfer made a new connection whose TLS handshake completed
     /// (`tlsWatch` holds it); false for plain http and a reused connection.

@@ -56,8 +56,8 @@ package final class ForwardSecrecyProbes: Sendable {
             try easy.setTimeout(milliseconds: probeMilliseconds)
             switch easy.perform(while: { true }) {
             case CURLE_OK: return .offered
-            // No suite in common: the server's alert ends the handshake.
-            case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CIPHER: return .notOffered
+            // No suite in common: the server answers with an alert (a reset or a close says nothing).
+            case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CIPHER: return easy.heardServer ? .notOffered : .unknown
             default: return .unknown
             }
         } catch {

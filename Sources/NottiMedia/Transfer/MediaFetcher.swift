@@ -128,7 +128,7 @@ final class MediaFetcher {
                     return tooLargeFailure(announced: true)
                 }
                 if code != CURLE_FILESIZE_EXCEEDED || status == 0 {
-                    return Self.failure(for: code, detail: easy.errorDetail(for: code), policy: policy, heardServer: easy.heardServerHello)
+                    return Self.failure(for: code, detail: easy.errorDetail(for: code), policy: policy, heardServer: easy.heardServer)
                 }
             }
             if Self.redirectStatuses.contains(status), let next = easy.redirectURL {
@@ -233,7 +233,7 @@ final class MediaFetcher {
         return "redirect \(hop.number) leads to \(quoted(hop.url)): \(allowed); \(DiagnosticCode.insecureRedirect.fix)"
     }
 
-    /// libcurl's results that are `tls_error` (once the server's hello was heard).
+    /// libcurl's results that are `tls_error` (once the server answered the handshake).
     static let tlsFailures: Set<UInt32> = Set([
         CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
         CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
@@ -243,7 +243,7 @@ final class MediaFetcher {
     ].map(\.rawValue))
 
     /// Maps a libcurl failure to its reason code, by what happened: a handshake that
-    /// ended before the server's hello (a reset, a close) is the network's failure.
+    /// ended before the server answered with its hello or an alert (a reset, a close) is the network's failure.
     static func failure(for code: CURLcode, detail: String, policy: MediaPolicy, heardServer: Bool) -> Download.Outcome {
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
