@@ -34,11 +34,19 @@ let leanRelease: [LinkerSetting] = [
     ], .when(configuration: .release)),
 ]
 
+/// Debian's folder for this machine's libraries (glib's configuration header is there).
+#if arch(arm64)
+let multiarch = "aarch64-linux-gnu"
+#else
+let multiarch = "x86_64-linux-gnu"
+#endif
+
 let package = Package(
     name: "notti-media",
     products: [
         .library(name: "NottiMedia", targets: ["NottiMedia"]),
         .executable(name: "notti-media", targets: ["notti-media"]),
+        .executable(name: "notti-media-decode", targets: ["notti-media-decode"]),
     ],
     targets: [
         // libcurl, the transfer engine the download path runs on.
@@ -71,6 +79,26 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // FFmpeg's libavformat (and, through the worker's link settings, libavcodec and libavutil)
+        // for video and audio (SPEC 17): linked by the decode worker alone, never by the tool or the library.
+        .systemLibrary(
+            name: "CAVFormat",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
+        ),
+        // The decode worker, a C program: notti-media starts it on the first file it decodes and
+        // feeds it over a socket, so the decoders' hundred libraries never load into the tool.
+        // libvips (the picture decoder) comes in by its include folders rather than pkg-config,
+        // whose `-pthread` SwiftPM refuses with a warning on every build.
+        .executableTarget(
+            name: "notti-media-decode",
+            dependencies: ["CAVFormat"],
+            cSettings: [.unsafeFlags(["-I/usr/include/glib-2.0", "-I/usr/lib/\(multiarch)/glib-2.0/include", "-pthread"])],
+            linkerSettings: [
+                .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+                .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
+            ]
+        ),
         .target(
             name: "NottiMedia",
             dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite"]
@@ -83,7 +111,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NottiMediaTests",
-            dependencies: ["NottiMedia", "notti-media"]
+            dependencies: ["NottiMedia", "notti-media", "notti-media-decode"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,201 @@
+// Pictures through libvips (SPEC 17): the header first, then one decode at a
+// reduced scale where the format allows it (JPEG's DCT scaling still reads
+// every byte, so a cut is still seen), under libvips's `fail_on` levels: a
+// file that fails on truncation ends early; one that reads to its end but fails
+// on errors is data that is not what it claims.
+#include "reply.h"
+
+#include <string.h>
+#include <vips/vips.h>
+
+/// More pixels than this are judged from the header alone.
+static const double header_only_pixels = 100000000.0;
+/// The decode's long side: enough rows to tell where a cut file's picture ends.
+static const int decode_side = 1024;
+
+typedef enum { NONE, JPEG, PNG, GIF, WEBP, BMP, TIFF, HEIF } Loader;
+
+static Loader loader_for(const char *mime) {
+    if (!strcmp(mime, "image/jpeg")) return JPEG;
+    if (!strcmp(mime, "image/png")) return PNG;
+    if (!strcmp(mime, "image/gif")) return GIF;
+    if (!strcmp(mime, "image/webp")) return WEBP;
+    if (!strcmp(mime, "image/bmp") || !strcmp(mime, "image/x-ms-bmp")) return BMP;
+    if (!strcmp(mime, "image/tiff")) return TIFF;
+    if (!strcmp(mime, "image/heic") || !strcmp(mime, "image/heif") || !strcmp(mime, "image/avif")
+        || !strcmp(mime, "image/heic-sequence") || !strcmp(mime, "image/heif-sequence")) return HEIF;
+    return NONE;
+}
+
+static const char *format_name(Loader loader) {
+    switch (loader) {
+    case JPEG: return "jpeg";
+    case PNG: return "png";
+    case GIF: return "gif";
+    case WEBP: return "webp";
+    case BMP: return "bmp";
+    case TIFF: return "tiff";
+    case HEIF: return "heif";
+    default: return NULL;
+    }
+}
+
+/// Opens `path` with the loader of its sniffed type only (never libvips's guess: no
+/// SVG, PDF or other loader a phone does not have reads these bytes), `shrink` 1, 2,
+/// 4 or 8 for JPEG, failing at `fail_on`.
+static VipsImage *load(const char *path, Loader loader, int shrink, VipsFailOn fail_on) {
+    VipsImage *image = NULL;
+    int failed = -1;
+    switch (loader) {
+    case JPEG:
+        failed = vips_jpegload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "shrink", shrink, "fail_on", fail_on,
+                               "autorotate", FALSE, NULL);
+        break;
+    case PNG: failed = vips_pngload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
+    case GIF: failed = vips_gifload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
+    case WEBP:
+        failed = vips_webpload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "scale", 1.0 / shrink, "fail_on", fail_on, NULL);
+        break;
+    case BMP: failed = vips_magickload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
+    case TIFF: failed = vips_tiffload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
+    case HEIF: failed = vips_heifload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
+    case NONE: break;
+    }
+    return failed ? NULL : image;
+}
+
+/// Decodes every pixel of `image` (its average, which reads every row once).
+static int decodes(VipsImage *image) {
+    double average;
+    return image && vips_avg(image, &average, NULL) == 0;
+}
+
+/// libvips's first error line, for the answer's detail.
+static const char *first_error(char *buffer, size_t size) {
+    const char *text = vips_error_buffer();
+    size_t length = strcspn(text, "\n");
+    if (length >= size) length = size - 1;
+    memcpy(buffer, text, length);
+    buffer[length] = 0;
+    return buffer;
+}
+
+/// Whether a warning says the coded data is broken (not a benign one, such as
+/// extraneous bytes between markers, which every phone draws through).
+static int corrupt(const char *warning) {
+    static const char *const signs[] = {"Huffman", "Invalid", "CRC", "bad ", "Bogus", "corrupt"};
+    if (strstr(warning, "extraneous bytes")) return 0;
+    for (size_t i = 0; i < sizeof signs / sizeof *signs; i++) {
+        if (strstr(warning, signs[i])) return 1;
+    }
+    return 0;
+}
+
+/// How many of the picture's rows (of `height`) a cut file draws: the rows above
+/// the uniform fill a decoder puts below the cut (grey for JPEG, black for PNG).
+static long drawn_rows(const char *path, Loader loader, int shrink, int height) {
+    VipsImage *image = load(path, loader, shrink, VIPS_FAIL_ON_NONE);
+    if (!image) return 0;
+    VipsImage *small = NULL;
+    int columns = vips_image_get_width(image) > 64 ? vips_image_get_width(image) / 64 : 1;
+    long rows = 0;
+    if (vips_shrinkh(image, &small, columns, NULL) == 0) {
+        size_t size = 0;
+        unsigned char *pixels = vips_image_write_to_memory(small, &size);
+        int width = vips_image_get_width(small), bands = vips_image_get_bands(small);
+        int stored = vips_image_get_height(small);
+        size_t row = (size_t)width * (size_t)bands * (size_t)vips_format_sizeof(vips_image_get_format(small));
+        if (pixels && stored > 0 && row > 0 && size >= row * (size_t)stored) {
+            const unsigned char *last = pixels + row * (size_t)(stored - 1);
+            int uniform = 1;
+            for (size_t at = (size_t)bands; at < row && uniform; at++) uniform = last[at] == last[at % (size_t)bands];
+            int cut = stored;
+            if (uniform) {
+                while (cut > 0 && memcmp(pixels + row * (size_t)(cut - 1), last, row) == 0) cut--;
+            }
+            rows = (long)((double)cut / stored * height + 0.5);
+        }
+        g_free(pixels);
+        g_object_unref(small);
+    }
+    g_object_unref(image);
+    return rows;
+}
+
+void decode_picture(const char *path, const char *mime, Reply *reply) {
+    Loader loader = loader_for(mime);
+    char error[512];
+    if (loader == NONE) {
+        reply_string(reply, "status", "not_decoded");
+        reply_string(reply, "detail", "not a picture format phones decode");
+        return;
+    }
+    VipsImage *header = load(path, loader, 1, VIPS_FAIL_ON_NONE);
+    if (!header) {
+        reply_string(reply, "status", "undecodable");
+        reply_string(reply, "kind", "picture");
+        reply_string(reply, "format", format_name(loader));
+        reply_string(reply, "detail", first_error(error, sizeof error));
+        return;
+    }
+    int width = vips_image_get_width(header), height = vips_image_get_height(header);
+    int frames = vips_image_get_n_pages(header);
+    int orientation = 1;
+    if (vips_image_get_typeof(header, VIPS_META_ORIENTATION)) vips_image_get_int(header, VIPS_META_ORIENTATION, &orientation);
+    if (orientation < 1 || orientation > 8) orientation = 1;
+    const char *format = format_name(loader);
+    const char *compression = NULL;
+    if (loader == HEIF && vips_image_get_typeof(header, "heif-compression")
+        && vips_image_get_string(header, "heif-compression", &compression) == 0 && compression && !strcmp(compression, "av1")) {
+        format = "avif";
+    }
+    g_object_unref(header);
+    reply_string(reply, "kind", "picture");
+    reply_string(reply, "format", format);
+    reply_int(reply, "width", width);
+    reply_int(reply, "height", height);
+    reply_int(reply, "frames", frames > 0 ? frames : 1);
+    reply_int(reply, "orientation", orientation);
+    reply_int(reply, "decodedBytes", (long long)width * height * 4);
+    if ((double)width * height > header_only_pixels) {
+        reply_null(reply, "complete");
+        reply_string(reply, "status", "decoded");
+        reply_string(reply, "detail", "judged from its header: more than 100,000,000 pixels are not decoded");
+        return;
+    }
+    int longest = width > height ? width : height;
+    int shrink = 1;
+    if (loader == JPEG || loader == WEBP) {
+        while (shrink < 8 && longest / (shrink * 2) >= decode_side) shrink *= 2;
+    }
+    vips_error_clear();
+    VipsImage *image = load(path, loader, shrink, VIPS_FAIL_ON_TRUNCATED);
+    int whole = decodes(image);
+    if (image) g_object_unref(image);
+    if (!whole) {
+        first_error(error, sizeof error);
+        long rows = drawn_rows(path, loader, shrink, height);
+        if (rows <= 0) {
+            reply_string(reply, "status", "undecodable");
+            reply_string(reply, "detail", error);
+            return;
+        }
+        reply_bool(reply, "complete", 0);
+        reply_int(reply, "drawnRows", rows);
+        reply_string(reply, "status", "decoded");
+        reply_string(reply, "detail", error);
+        return;
+    }
+    // Data that is not what it claims: libjpeg calls a bad Huffman code a warning and draws noise.
+    vips_error_clear();
+    image = load(path, loader, shrink, VIPS_FAIL_ON_WARNING);
+    int clean = decodes(image);
+    if (image) g_object_unref(image);
+    if (!clean && corrupt(first_error(error, sizeof error))) {
+        reply_string(reply, "status", "undecodable");
+        reply_string(reply, "detail", error);
+        return;
+    }
+    reply_bool(reply, "complete", 1);
+    reply_string(reply, "status", "decoded");
+}

@@ -1,0 +1,26 @@
+// One JSON object, built into a fixed buffer: the worker's answer to one request.
+#ifndef NOTTI_DECODE_REPLY_H
+#define NOTTI_DECODE_REPLY_H
+
+#include <stddef.h>
+
+typedef struct Reply {
+    char text[8192];
+    size_t length;
+    int members;
+} Reply;
+
+void reply_begin(Reply *reply);
+void reply_string(Reply *reply, const char *key, const char *value);
+void reply_int(Reply *reply, const char *key, long long value);
+void reply_double(Reply *reply, const char *key, double value);
+void reply_bool(Reply *reply, const char *key, int value);
+void reply_null(Reply *reply, const char *key);
+void reply_end(Reply *reply);
+
+// What the two decoders answer: the facts of SPEC 17's `media.decoded`, plus
+// "status" ("decoded", "undecodable", "not_decoded") and "detail" (why, in words).
+void decode_picture(const char *path, const char *mime, Reply *reply);
+void decode_stream(const char *path, const char *mime, Reply *reply);
+
+#endif

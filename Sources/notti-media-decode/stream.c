@@ -1,0 +1,128 @@
+// Video and audio through libavformat (SPEC 17): the container's brand, each
+// stream's codec and sample-entry tag, size and duration; every packet read
+// (a file cut short has fewer than its index lists) and the first frame of
+// each stream decoded with libavcodec (one thread, for the same verdict every run).
+#include "reply.h"
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *first_line(int code, char *buffer, size_t size) {
+    av_strerror(code, buffer, size);
+    return buffer;
+}
+
+/// The sample entry's four characters (`hvc1`), or NULL when the container has none.
+static const char *tag_text(uint32_t tag, char text[5]) {
+    if (!tag) return NULL;
+    for (int i = 0; i < 4; i++) {
+        char c = (char)((tag >> (8 * i)) & 0xff);
+        text[i] = (c >= 0x20 && c < 0x7f) ? c : '?';
+    }
+    text[4] = 0;
+    return text;
+}
+
+/// Whether one frame of stream `index` decodes, from the packets that follow the file's start.
+static int first_frame_decodes(AVFormatContext *context, int index) {
+    const AVCodecParameters *parameters = context->streams[index]->codecpar;
+    const AVCodec *codec = avcodec_find_decoder(parameters->codec_id);
+    if (!codec) return -1;
+    AVCodecContext *decoder = avcodec_alloc_context3(codec);
+    if (!decoder) return 0;
+    int decoded = 0;
+    decoder->thread_count = 1;
+    if (avcodec_parameters_to_context(decoder, parameters) >= 0 && avcodec_open2(decoder, codec, NULL) >= 0) {
+        AVPacket *packet = av_packet_alloc();
+        AVFrame *frame = av_frame_alloc();
+        av_seek_frame(context, -1, 0, AVSEEK_FLAG_BACKWARD);
+        for (int packets = 0; packet && frame && !decoded && packets < 400 && av_read_frame(context, packet) >= 0; packets++) {
+            if (packet->stream_index == index && avcodec_send_packet(decoder, packet) >= 0) {
+                decoded = avcodec_receive_frame(decoder, frame) >= 0;
+            }
+            av_packet_unref(packet);
+        }
+        if (!decoded && avcodec_send_packet(decoder, NULL) >= 0) decoded = avcodec_receive_frame(decoder, frame) >= 0;
+        av_frame_free(&frame);
+        av_packet_free(&packet);
+    }
+    avcodec_free_context(&decoder);
+    return decoded;
+}
+
+void decode_stream(const char *path, const char *mime, Reply *reply) {
+    (void)mime;
+    AVFormatContext *context = NULL;
+    char error[256];
+    int code = avformat_open_input(&context, path, NULL, NULL);
+    if (code < 0) {
+        reply_string(reply, "status", "undecodable");
+        reply_string(reply, "detail", first_line(code, error, sizeof error));
+        return;
+    }
+    if ((code = avformat_find_stream_info(context, NULL)) < 0) {
+        reply_string(reply, "status", "undecodable");
+        reply_string(reply, "detail", first_line(code, error, sizeof error));
+        avformat_close_input(&context);
+        return;
+    }
+    int video = -1, audio = -1;
+    for (unsigned i = 0; i < context->nb_streams; i++) {
+        const AVStream *stream = context->streams[i];
+        // An mp3's or m4a's cover art is a "video" stream of one picture: not the media.
+        if (stream->disposition & AV_DISPOSITION_ATTACHED_PIC) continue;
+        if (stream->codecpar->codec_type == AVMEDIA_TYPE_VIDEO && video < 0) video = (int)i;
+        if (stream->codecpar->codec_type == AVMEDIA_TYPE_AUDIO && audio < 0) audio = (int)i;
+    }
+    if (video < 0 && audio < 0) {
+        reply_string(reply, "status", "undecodable");
+        reply_string(reply, "detail", "no video or audio stream");
+        avformat_close_input(&context);
+        return;
+    }
+    double duration = context->duration > 0 ? (double)context->duration / AV_TIME_BASE : 0;
+    if (video >= 0) {
+        const AVCodecParameters *parameters = context->streams[video]->codecpar;
+        const AVDictionaryEntry *brand = av_dict_get(context->metadata, "major_brand", NULL, 0);
+        char tag[5];
+        reply_string(reply, "kind", "video");
+        reply_string(reply, "container", brand ? brand->value : context->iformat->name);
+        reply_string(reply, "videoCodec", avcodec_get_name(parameters->codec_id));
+        reply_string(reply, "videoTag", tag_text(parameters->codec_tag, tag));
+        reply_int(reply, "width", parameters->width);
+        reply_int(reply, "height", parameters->height);
+        reply_double(reply, "durationSeconds", duration);
+        reply_string(reply, "audioCodec", audio >= 0 ? avcodec_get_name(context->streams[audio]->codecpar->codec_id) : NULL);
+    } else {
+        reply_string(reply, "kind", "audio");
+        reply_string(reply, "audioCodec", avcodec_get_name(context->streams[audio]->codecpar->codec_id));
+        reply_double(reply, "durationSeconds", duration);
+    }
+    // Every packet: a file cut short has fewer than its index lists, or a read error before the end.
+    long read = 0, listed = 0;
+    int main_stream = video >= 0 ? video : audio;
+    listed = avformat_index_get_entries_count(context->streams[main_stream]);
+    AVPacket *packet = av_packet_alloc();
+    int ended = 0;
+    while (packet && (code = av_read_frame(context, packet)) >= 0) {
+        if (packet->stream_index == main_stream) read++;
+        av_packet_unref(packet);
+    }
+    ended = code == AVERROR_EOF;
+    av_packet_free(&packet);
+    int complete = ended && (listed == 0 || read >= listed);
+    int decodes = first_frame_decodes(context, main_stream);
+    if (decodes == 0) {
+        reply_string(reply, "status", "undecodable");
+        reply_string(reply, "detail", "not one frame of it decodes");
+        avformat_close_input(&context);
+        return;
+    }
+    reply_bool(reply, "complete", complete);
+    if (!complete && listed > 0) reply_int(reply, "drawnPercent", (long long)(100.0 * read / listed));
+    reply_string(reply, "status", "decoded");
+    if (decodes < 0) reply_string(reply, "detail", "no decoder here for its codec: not decoded");
+    avformat_close_input(&context);
+}
