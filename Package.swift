@@ -99,9 +99,11 @@ let package = Package(
                 .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
             ]
         ),
+        // Passing a descriptor to the decode worker (SCM_RIGHTS), whose CMSG macros Swift cannot call.
+        .target(name: "CDescriptorShim"),
         .target(
             name: "NottiMedia",
-            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite"]
+            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite", "CDescriptorShim"]
         ),
         .executableTarget(
             name: "notti-media",

@@ -29,6 +29,8 @@ public final class ServiceExtension {
     private let capsInPlay: [Int]
     /// The run's downloads, by content, until `releaseWorkingFiles` (shared by a pipeline's workers).
     private let workingFiles: WorkingFiles
+    /// Reads each downloaded file as the phone's decoders do (SPEC 17).
+    private let decoder: DecodeWorker
     /// With `--cache`, this instance's fresh downloads, until `rememberUnplacedDownloads`.
     private var fetched: [MediaDownload] = []
 
@@ -50,11 +52,13 @@ public final class ServiceExtension {
     ///   - cache: `--cache`'s stored verdicts, to revalidate.
     ///   - workingFiles: the run's working files by content, shared with the other workers of a pipeline.
     ///   - probes: the run's forward-secrecy probes (one per host), shared likewise.
+    ///   - decoder: the run's decode worker (started on the first file it decodes), shared likewise.
     package init(
         options: FetchOptions, selection: SDKSelection, outputDirectory: String,
         ownedPaths: OwnedPaths, sniffers: SnifferPool? = nil, cache: RevalidationCache? = nil, workingFiles: WorkingFiles = WorkingFiles(),
-        probes: ForwardSecrecyProbes = ForwardSecrecyProbes()
+        probes: ForwardSecrecyProbes = ForwardSecrecyProbes(), decoder: DecodeWorker = DecodeWorker()
     ) throws(ServiceExtensionError) {
+        self.decoder = decoder
         self.cache = cache
         self.workingFiles = workingFiles
         let absolute = FilePaths.standardized(outputDirectory)
@@ -218,6 +222,11 @@ public final class ServiceExtension {
         }
         facts.bytes = downloaded.bytes
         facts.sha256 = downloaded.sha256
+        // The decoder's facts (SPEC 17), the dimensions among them: the stored pixel grid of a picture or video.
+        if let decoded = source.withPath({ decoder.decode(fileAt: $0, mime: sniffedMime, sha256: downloaded.sha256, within: policy.timeoutSeconds) }) {
+            facts.decoded = decoded
+            facts.dimensions = decoded.dimensions
+        }
         if cache != nil { facts.cacheState = "fetched" }
         let media = MediaDownload(
             facts: facts, source: source, folder: outputDirectory, sniffedMime: sniffedMime, leadingBytes: leadingBytes,

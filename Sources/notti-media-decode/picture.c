@@ -56,7 +56,23 @@ static VipsImage *load(const char *path, Loader loader, int shrink, VipsFailOn f
     case WEBP:
         failed = vips_webpload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "scale", 1.0 / shrink, "fail_on", fail_on, NULL);
         break;
-    case BMP: failed = vips_magickload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
+    case BMP: {
+        // ImageMagick's security policy refuses to open a path under /proc (the file has no other): it reads the bytes.
+        gchar *bytes = NULL;
+        gsize length = 0;
+        if (g_file_get_contents(path, &bytes, &length, NULL)) {
+            VipsImage *loaded = NULL;
+            failed = vips_magickload_buffer(bytes, length, &loaded, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL);
+            // The image reads from the buffer lazily: decode it now, while the buffer is there.
+            if (!failed) {
+                image = vips_image_copy_memory(loaded);
+                g_object_unref(loaded);
+                failed = image == NULL;
+            }
+            g_free(bytes);
+        }
+        break;
+    }
     case TIFF: failed = vips_tiffload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
     case HEIF: failed = vips_heifload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
     case NONE: break;

@@ -197,9 +197,12 @@ import Testing
         #expect(run.media["dimensions"] as? [String: Int] == ["width": width, "height": height])
     }
 
-    @Test func aVideoHasNoDimensions() throws {
-        let run = try ProcessRun.fetch(server.url("/media/clip.mp4"))
-        #expect(run.media["dimensions"] is NSNull)
+    /// SPEC 15: the decoder's size, for video too; audio has none.
+    @Test func aVideoHasItsFrameSizeAndAudioNone() throws {
+        let video = try ProcessRun.fetch(server.url("/media/clip.mp4"))
+        #expect(video.media["dimensions"] as? [String: Int] == ["width": 64, "height": 48])
+        let audio = try ProcessRun.fetch(server.url("/media/tone.mp3"))
+        #expect(audio.media["dimensions"] is NSNull)
     }
 }
 

@@ -101,11 +101,12 @@ public final class CheckPipeline: @unchecked Sendable {
         }
         var fetchers: [Handoff<ServiceExtension>] = []
         let probes = ForwardSecrecyProbes()
+        let decoder = DecodeWorker()
         for _ in 0..<jobs {
             fetchers.append(Handoff(value: try ServiceExtension(
                 options: configuration.options, selection: configuration.selection,
                 outputDirectory: configuration.outputDirectory, ownedPaths: .run, sniffers: sniffers, cache: configuration.cache,
-                workingFiles: workingFiles, probes: probes)))
+                workingFiles: workingFiles, probes: probes, decoder: decoder)))
         }
         self.fetchers = fetchers
         placement = fetchers[0].value.placement

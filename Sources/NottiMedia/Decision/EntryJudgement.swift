@@ -22,7 +22,7 @@ extension SDKProfile {
             case .failed(let facts, let reason, let message)?:
                 return .failed(facts: facts, reason, message)
             case .fetched(let download)?:
-                let verdict = platform == .android ? judgeAsAndroid(download)
+                var verdict = platform == .android ? judgeAsAndroid(download)
                     : typeRule.map { rule in
                         // What a type rule decides depends on the download and on these of the entry alone:
                         // made once per download (a campaign of send requests judges one download a million
@@ -32,6 +32,8 @@ extension SDKProfile {
                                 judge(entry, url, download, rule: rule)
                             }
                     } ?? judgeAsNotti(entry, download)
+                // What the phone's decoder makes of the bytes (SPEC 17).
+                if let decoded = download.facts.decoded { verdict = DecoderRules(decoded: decoded).judge(verdict, platform: platform, sdk: sdk) }
                 // What attaches here may still miss on a phone: the send-time risks.
                 guard case .attached(let attachment, let facts, let warnings) = verdict else { return verdict }
                 let risks = RiskWarnings.diagnostics(for: facts, network: network)

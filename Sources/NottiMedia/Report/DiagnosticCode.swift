@@ -25,6 +25,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case invalidMediaSpec = "invalid_media_spec"
     case unsupportedType = "unsupported_type"
     case bundleResource = "bundle_resource"
+    case undecodableMedia = "undecodable_media"
     // Lints: what a device would punish beyond the SDK's own path (SPEC 7, 10, 12, 13).
     case mutableContentMissing = "mutable_content_missing"
     case noAlert = "no_alert"
@@ -41,6 +42,11 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case notCacheable = "not_cacheable"
     case slowNetwork = "slow_network"
     case certificateExpiring = "certificate_expiring"
+    case truncatedMedia = "truncated_media"
+    case orientationIgnored = "orientation_ignored"
+    case largeBitmap = "large_bitmap"
+    case unplayableVideo = "unplayable_video"
+    case videoCodecSupport = "video_codec_support"
     /// A code this version does not know, read back by `merge` from another version's
     /// output (`Diagnostic.codeText` keeps its text). Never made by this version.
     case unrecognised = "unrecognised"
@@ -62,10 +68,11 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         switch self {
         case .noMedia, .invalidPayload, .invalidURL, .notHTTPS, .insecureRedirect, .tooManyRedirects, .httpError, .emptyMedia,
              .tooLarge, .timeout, .tlsError, .atsViolation, .networkError, .blockedAddress, .writeError, .invalidMediaSpec,
-             .unsupportedType, .bundleResource: true
+             .unsupportedType, .bundleResource, .undecodableMedia: true
         case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch,
              .foreignMediaKey, .ambiguousSDK, .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable,
-             .slowNetwork, .certificateExpiring, .unrecognised: false
+             .slowNetwork, .certificateExpiring, .truncatedMedia, .orientationIgnored, .largeBitmap, .unplayableVideo,
+             .videoCodecSupport, .unrecognised: false
         }
     }
 
@@ -76,9 +83,10 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         switch self {
         case .invalidPayload, .invalidURL, .notHTTPS, .insecureRedirect, .tooManyRedirects, .httpError, .emptyMedia, .tooLarge,
              .timeout, .tlsError, .atsViolation, .networkError, .blockedAddress, .writeError, .invalidMediaSpec, .unsupportedType,
-             .mutableContentMissing, .noAlert, .payloadTooLarge: .error
+             .mutableContentMissing, .noAlert, .payloadTooLarge, .undecodableMedia, .unplayableVideo: .error
         case .noMedia, .bundleResource, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch, .foreignMediaKey, .ambiguousSDK,
-             .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable, .slowNetwork, .certificateExpiring, .unrecognised: .warning
+             .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable, .slowNetwork, .certificateExpiring, .truncatedMedia,
+             .orientationIgnored, .largeBitmap, .videoCodecSupport, .unrecognised: .warning
         }
     }
 
@@ -106,6 +114,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .invalidMediaSpec: "give the SDK's media key the fields its extension reads"
         case .unsupportedType: "serve jpg, png, gif, mp3, m4a, wav, mp4 or m4v under a name or type iOS recognises"
         case .bundleResource: "make sure the app bundle ships that file, or send a URL"
+        case .undecodableMedia: "upload the file again from the original, and check that it opens"
         case .mutableContentMissing: "add \"mutable-content\": 1 to aps"
         case .noAlert: "give aps.alert a title or body"
         case .payloadTooLarge: "shorten the text or custom keys"
@@ -121,6 +130,11 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .notCacheable: "serve it with Cache-Control: public, max-age=86400 and no Set-Cookie"
         case .slowNetwork: "serve a smaller file"
         case .certificateExpiring: "renew the certificate before the campaign is sent"
+        case .truncatedMedia: "upload the whole file again"
+        case .orientationIgnored: "apply the orientation to the pixels (rotate and strip the EXIF tag) before upload"
+        case .largeBitmap: "resize the picture (a notification shows at most about 2,000 pixels across)"
+        case .unplayableVideo: "encode it as H.264 (or HEVC tagged hvc1) in MP4"
+        case .videoCodecSupport: "send H.264 in MP4 for every iPhone"
         case .unrecognised: "see the message"
         }
     }
@@ -147,6 +161,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .invalidMediaSpec: "The SDK cannot read this push's media settings, so it adds no media."
         case .unsupportedType: "The phone may not be able to show this kind of file."
         case .bundleResource: "The media is a file the app itself must contain; it is not downloaded."
+        case .undecodableMedia: "The file is damaged: the phone cannot draw or play it."
         case .mutableContentMissing: "iOS never runs the extension for this push, so no media is added."
         case .noAlert: "A silent push: the phone shows nothing and adds no media."
         case .payloadTooLarge: "The push is over 4 KB: APNs rejects it, nothing arrives."
@@ -162,6 +177,11 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .notCacheable: "A CDN will not cache this file: every phone downloads it from the origin server."
         case .slowNetwork: "On a slow network the file takes longer than the extension may wait: those users get no media."
         case .certificateExpiring: "The media server's certificate expires within 30 days: after that no phone downloads the media."
+        case .truncatedMedia: "The file is cut short: the phone draws only part of it."
+        case .orientationIgnored: "Android phones show this photo on its side or upside down; iPhones show it upright."
+        case .largeBitmap: "The picture is so large that Android phones with less memory drop it."
+        case .unplayableVideo: "iPhones attach this video but cannot play it."
+        case .videoCodecSupport: "Only some iPhones can play this video."
         case .unrecognised: "See the message for what to do."
         }
     }

@@ -51,6 +51,9 @@ extension DiagnosticCode {
         case .bundleResource:
             "(OneSignal) the value is not an http(s) URL but a file in the app bundle (on Android, a resource of the app): nothing "
                 + "is fetched; a warning, not a failure"
+        case .undecodableMedia:
+            "(SPEC 17) the file is of a type the phone decodes, but no row, frame or sample of it decodes: an iOS record keeps "
+                + "its attachment (iOS never reads the bytes then) and fails; an Android record's notification shows its text alone"
         case .mutableContentMissing:
             "`aps.mutable-content` is not the number 1: iOS never runs the extension, the media never shows (outcome `unchanged`, "
                 + "nothing stored; the reason when the payload names media, whose own verdict is still given)"
@@ -89,6 +92,20 @@ extension DiagnosticCode {
         case .certificateExpiring:
             "a leaf certificate on the way expires within 30 days of the run (the message names the date): a campaign "
                 + "scheduled later fails on every phone; on every record of the URL, both platforms"
+        case .truncatedMedia:
+            "the file ends before its last row, frame or sample: both platforms draw what is there (grey below it on Android); "
+                + "the message says how much"
+        case .orientationIgnored:
+            "(Android) an EXIF orientation other than 1, where the display code decodes with BitmapFactory, which ignores it "
+                + "(fcm, onesignal; airship on Android 8.1 and older): shown as stored, iPhones show it upright"
+        case .largeBitmap:
+            "(Android) the decoded picture (width × height × 4) is over 104,857,600 bytes, Android's largest drawable bitmap: "
+                + "the message names the size to resize to"
+        case .unplayableVideo:
+            "(iOS) HEVC stored as `hev1` (iOS plays only `hvc1`), or a video codec iOS has no decoder for: attached, and its "
+                + "player does not play"
+        case .videoCodecSupport:
+            "(iOS) AV1 or VP9, which only some iPhones decode"
         case .unrecognised:
             "(`merge`) a code of another version of the tool, kept as that version wrote it"
         }

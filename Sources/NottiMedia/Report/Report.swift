@@ -137,6 +137,7 @@ public struct MediaFacts: Sendable {
         var identifier: String?
         var sniffedMime: String?
         var dimensions: Dimensions?
+        var decoded: DecodedMedia?
         var bytes: Int?
         var sha256: String?
         var policy: MediaPolicy
@@ -183,6 +184,11 @@ public struct MediaFacts: Sendable {
     public var dimensions: Dimensions? {
         get { storage.box.fields.dimensions }
         set { storage.unique().fields.dimensions = newValue }
+    }
+    /// What the phone's decoder made of the whole file (SPEC 17); nil when no decoder read it.
+    package var decoded: DecodedMedia? {
+        get { storage.box.fields.decoded }
+        set { storage.unique().fields.decoded = newValue }
     }
     public var bytes: Int? {
         get { storage.box.fields.bytes }
@@ -271,6 +277,7 @@ public struct MediaFacts: Sendable {
             JSONMember("bytes", .optional(bytes)),
             JSONMember("sha256", .optional(sha256)),
             JSONMember("dimensions", dimensions?.json ?? .null),
+            JSONMember("decoded", decoded?.json ?? .null),
             JSONMember("elapsedMs", .optional(elapsedMilliseconds)),
             JSONMember("timings", timings?.json ?? .null),
             JSONMember("http", http?.json ?? .null),

@@ -120,7 +120,10 @@ extension PayloadPlan {
             switch verdict {
             case .attached(let attachment, _, let found):
                 judged.attachments.append(attachment)
-                judged.warnings += single ? found : found.map(named)
+                // An attachment the phone cannot draw or play (SPEC 17) is attached and still an error.
+                for finding in found {
+                    if finding.severity == .error { judged.errors.append(named(finding)) } else { judged.warnings.append(named(finding)) }
+                }
             case .failed(_, let reason, let message):
                 judged.errors.append(named(.error(reason, message)))
                 judged.firstFailure = judged.firstFailure ?? reason

@@ -18,6 +18,7 @@ extension MediaDownload {
             JSONMember("sha256", .optional(facts.sha256)),
             JSONMember("sniffedMime", .string(sniffedMime)),
             JSONMember("dimensions", facts.dimensions?.json ?? .null),
+            JSONMember("decoded", facts.decoded?.answer ?? .null),
             JSONMember("leadingBytes", .array(leadingBytes.map { .int(Int($0)) })),
         ]
         if let placedPath {
@@ -82,6 +83,7 @@ extension MediaDownload {
         if let width = record["dimensions"]?["width"]?.intValue, let height = record["dimensions"]?["height"]?.intValue {
             facts.dimensions = Dimensions(width: width, height: height)
         }
+        facts.decoded = record["decoded"].flatMap { DecodedMedia(answer: $0, mime: sniffed) }
         facts.cacheState = "revalidated"
         var leading: [UInt8] = []
         if case .array(let values)? = record["leadingBytes"] { leading = values.compactMap { $0.intValue.map { UInt8(truncatingIfNeeded: $0) } } }

@@ -28,12 +28,14 @@ final class TestServer: @unchecked Sendable {
     /// - Parameters:
     ///   - certificate: the main port's chain and key (PEM files), in place of `tls/server.pem`.
     ///   - ciphers: TLS 1.2 only, with these OpenSSL suites, the server's preference first.
-    init(certificate: (chain: String, key: String)? = nil, ciphers: String? = nil) {
+    ///   - media: the folder `/media/NAME` serves, in place of `Tests/Fixtures/media`.
+    init(certificate: (chain: String, key: String)? = nil, ciphers: String? = nil, media: String? = nil) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Paths.serverScript]
             + (certificate.map { ["--cert", $0.chain, "--key", $0.key] } ?? [])
             + (ciphers.map { ["--ciphers", $0] } ?? [])
+            + (media.map { ["--media", $0] } ?? [])
         let stdinPipe = Pipe()
         let stdoutPipe = Pipe()
         process.standardInput = stdinPipe

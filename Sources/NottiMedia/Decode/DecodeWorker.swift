@@ -1,0 +1,149 @@
+import Glibc
+internal import CDescriptorShim
+
+/// The decode worker (`notti-media-decode`, SPEC 17), seen from the tool: started
+/// on the first file that needs decoding, fed one file at a time over a
+/// SOCK_SEQPACKET socket (the sniffed type, carrying the file's descriptor), and
+/// kept for the run. libvips and libavformat load about a hundred shared
+/// libraries: in the worker, `--version`, a payload without media and everything
+/// before the first decode start as fast as without them. And decoders are large
+/// C code reading hostile bytes: the worker has its own memory limit, and one
+/// that crashes, is killed or does not answer by the record's deadline costs that
+/// file alone (`undecodable_media`, "the decoder stopped") and is started again
+/// for the next.
+///
+/// One file at a time (the workers of a pipeline share one decoder, in turn);
+/// each content is decoded once per run.
+package final class DecodeWorker: @unchecked Sendable {
+    /// The worker's executable; nil when there is none (a library user without it): nothing is decoded.
+    private let executable: String?
+    private let lock = Lock()
+    // Guarded by `lock`: the running worker, and each content's answer.
+    private var running: (pid: pid_t, socket: Int32)?
+    private var answers: [String: DecodedMedia?] = [:]
+
+    /// The address space the worker may take: a 100,000,000-pixel HEIF decodes in about 400 MB.
+    static let memoryMiB = 1536
+
+    /// - Parameter executable: the worker to run; nil: `notti-media-decode` beside the running executable
+    ///   (`NOTTI_MEDIA_DECODER` names another).
+    package init(executable: String? = nil) {
+        self.executable = executable ?? Self.locate()
+    }
+
+    deinit {
+        if let running { Self.stop(running) }
+    }
+
+    /// `$NOTTI_MEDIA_DECODER`, else `notti-media-decode` in the running executable's folder.
+    static func locate() -> String? {
+        if let named = getenv("NOTTI_MEDIA_DECODER").map({ String(cString: $0) }), !named.isEmpty {
+            return access(named, X_OK) == 0 ? named : nil
+        }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = executable.lastIndex(of: "/") else { return nil }
+        let candidate = String(executable[..<slash]) + "/notti-media-decode"
+        return access(candidate, X_OK) == 0 ? candidate : nil
+    }
+
+    /// What the phone's decoder makes of the file at `path` (sniffed as `mime`), or nil when its type is not
+    /// one phones decode as media, or there is no worker. The same content (`sha256`) is decoded once.
+    package func decode(fileAt path: String, mime: String, sha256: String?, within seconds: Double) -> DecodedMedia? {
+        guard executable != nil, DecodedMedia.kind(ofMime: mime) != nil else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        if let sha256, let known = answers[sha256] { return known }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let answer = ask(mime: mime, descriptor: descriptor, milliseconds: max(1, Int(seconds * 1000)))
+        if let sha256 { answers[sha256] = answer }
+        return answer
+    }
+
+    /// One request and its answer, starting the worker if it is not running. Called under `lock`.
+    private func ask(mime: String, descriptor: Int32, milliseconds: Int) -> DecodedMedia? {
+        guard let worker = running ?? start() else { return nil }
+        running = worker
+        let request = Array(mime.utf8)
+        let sent = request.withUnsafeBytes { CDescriptorShim_send(worker.socket, $0.baseAddress, $0.count, descriptor) }
+        guard sent == request.count else { return stopped(worker, mime: mime, why: "it was gone (\(Errno(errno).message))") }
+        var ready = pollfd(fd: worker.socket, events: Int16(POLLIN), revents: 0)
+        let deadline = MonotonicInstant.now + .milliseconds(milliseconds)
+        while true {
+            let left = deadline - MonotonicInstant.now
+            guard left > .zero else {
+                return stopped(worker, mime: mime, why: "it did not answer within \(NumberText.decimal(Double(milliseconds) / 1000)) s")
+            }
+            let polled = poll(&ready, 1, Int32(max(1, min(Int(Int32.max), Int(left / .milliseconds(1))))))
+            if polled > 0 { break }
+            if polled < 0 && errno != EINTR { return stopped(worker, mime: mime, why: Errno(errno).message) }
+        }
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        let received = buffer.withUnsafeMutableBytes { recv(worker.socket, $0.baseAddress, $0.count, 0) }
+        guard received > 0 else { return stopped(worker, mime: mime, why: "it ended") }
+        guard let answer = try? JSONParser.parse(Array(buffer[..<received])) else {
+            return stopped(worker, mime: mime, why: "its answer was not JSON")
+        }
+        return DecodedMedia(answer: answer, mime: mime)
+    }
+
+    /// The worker is gone or stuck: stop it for good (the next file starts another) and say why.
+    private func stopped(_ worker: (pid: pid_t, socket: Int32), mime: String, why: String) -> DecodedMedia? {
+        let status = Self.stop(worker)
+        running = nil
+        let signal = status.map { ($0 & 0x7f) != 0 && ($0 & 0x7f) != 0x7f ? " (signal \($0 & 0x7f))" : "" } ?? ""
+        return DecodedMedia.stopped(why + signal, mime: mime)
+    }
+
+    /// Closes the socket (a live worker then exits on its own), kills what is left and reaps it.
+    /// - Returns: the wait status, when the worker ended.
+    @discardableResult
+    private static func stop(_ worker: (pid: pid_t, socket: Int32)) -> Int32? {
+        close(worker.socket)
+        var status: Int32 = 0
+        if waitpid(worker.pid, &status, WNOHANG) == worker.pid { return status }
+        kill(worker.pid, SIGKILL)
+        return waitpid(worker.pid, &status, 0) == worker.pid ? status : nil
+    }
+
+    /// Starts the worker with one end of a new socket pair as its descriptor 3, its other
+    /// standard descriptors on /dev/null, no signal blocked (the tool blocks four in every thread).
+    private func start() -> (pid: pid_t, socket: Int32)? {
+        guard let executable else { return nil }
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pair[1], 3)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let arguments = [executable, "--memory-mib", String(Self.memoryMiB)]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let failed = posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
+        close(pair[1])
+        guard failed == 0 else {
+            close(pair[0])
+            return nil
+        }
+        return (pid, pair[0])
+    }
+}

@@ -1,0 +1,133 @@
+/// What the decoder the phone runs made of a file (SPEC 17): `media.decoded`.
+/// Width and height are the stored pixel grid, before any orientation.
+package struct DecodedMedia: Sendable, Equatable {
+    package enum Kind: String, Sendable {
+        case picture, video, audio
+    }
+
+    package var kind: Kind
+    /// A picture's format: jpeg, png, gif, webp, bmp, tiff, heif, avif.
+    package var format: String?
+    /// A video's container brand (`isom`, `mp42`, `qt  `).
+    package var container: String?
+    package var videoCodec: String?
+    /// The video's sample entry (`avc1`, `hvc1`, `hev1`, `vp09`, `av01`).
+    package var videoTag: String?
+    package var audioCodec: String?
+    package var width: Int?
+    package var height: Int?
+    package var frames: Int?
+    /// The EXIF orientation, 1–8 (1 when there is none).
+    package var orientation: Int?
+    /// Every row (of the first frame) or every sample decoded; nil when not decoded (a header over the pixel bound).
+    package var complete: Bool?
+    /// width × height × 4: what a phone allocates to decode the picture at full size.
+    package var decodedBytes: Int?
+    package var durationSeconds: Double?
+    /// How much a cut file draws: the picture's rows, or the percent of a stream's samples.
+    package var drawnRows: Int?
+    package var drawnPercent: Int?
+    /// Why nothing of it decodes (`undecodable_media`), in the decoder's words; nil when it does.
+    package var undecodable: String?
+
+    package init(kind: Kind) {
+        self.kind = kind
+    }
+
+    /// The kind a file of this sniffed type is decoded as; nil for types no phone decodes as media.
+    package static func kind(ofMime mime: String) -> Kind? {
+        if mime.hasPrefix("image/") { return Decodable.pictureMimes.contains(mime) ? .picture : nil }
+        if mime.hasPrefix("video/") { return .video }
+        if mime.hasPrefix("audio/") { return .audio }
+        return nil
+    }
+
+    enum Decodable {
+        static let pictureMimes: Set<String> = [
+            "image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp", "image/x-ms-bmp", "image/tiff",
+            "image/heic", "image/heif", "image/avif", "image/heic-sequence", "image/heif-sequence",
+        ]
+    }
+
+    /// The worker's answer (a JSON object); nil when it says the file was not decoded.
+    init?(answer: JSONValue, mime: String) {
+        guard let status = answer["status"]?.stringValue, status != "not_decoded",
+              let kind = answer["kind"]?.stringValue.flatMap(Kind.init(rawValue:)) ?? Self.kind(ofMime: mime)
+        else { return nil }
+        self.kind = kind
+        format = answer["format"]?.stringValue
+        container = answer["container"]?.stringValue
+        videoCodec = answer["videoCodec"]?.stringValue
+        videoTag = answer["videoTag"]?.stringValue
+        audioCodec = answer["audioCodec"]?.stringValue
+        width = answer["width"]?.intValue
+        height = answer["height"]?.intValue
+        frames = answer["frames"]?.intValue
+        orientation = answer["orientation"]?.intValue
+        decodedBytes = answer["decodedBytes"]?.intValue
+        durationSeconds = answer["durationSeconds"].flatMap { if case .number(let text) = $0 { Double(text) } else { nil } }
+        drawnRows = answer["drawnRows"]?.intValue
+        drawnPercent = answer["drawnPercent"]?.intValue
+        if status == "undecodable" {
+            undecodable = answer["detail"]?.stringValue ?? "the decoder read nothing of it"
+            complete = false
+        } else {
+            complete = answer["complete"].flatMap { if case .bool(let value) = $0 { value } else { nil } }
+        }
+    }
+
+    /// A file the decoder stopped on (a crash, a hang past the deadline, a kill): nothing of it decoded.
+    static func stopped(_ why: String, mime: String) -> DecodedMedia? {
+        guard let kind = kind(ofMime: mime) else { return nil }
+        var decoded = DecodedMedia(kind: kind)
+        decoded.complete = false
+        decoded.undecodable = "the decoder stopped: \(why)"
+        return decoded
+    }
+
+    /// The facts in the worker's own form (its answer), as `--cache` keeps them.
+    var answer: JSONValue {
+        guard case .object(var members) = json else { return .null }
+        members += [
+            JSONMember("status", .string(undecodable == nil ? "decoded" : "undecodable")),
+            JSONMember("detail", .optional(undecodable)),
+            JSONMember("drawnRows", .optional(drawnRows)),
+            JSONMember("drawnPercent", .optional(drawnPercent)),
+        ]
+        return .object(members)
+    }
+
+    /// `media.dimensions` for a picture or a video.
+    package var dimensions: Dimensions? {
+        guard kind != .audio, let width, let height, width > 0, height > 0 else { return nil }
+        return Dimensions(width: width, height: height)
+    }
+
+    /// `media.decoded`: the facts of the kind, in SPEC 17's order.
+    package var json: JSONValue {
+        var members = [JSONMember("kind", .string(kind.rawValue))]
+        switch kind {
+        case .picture:
+            members += [
+                JSONMember("format", .optional(format)), JSONMember("width", .optional(width)),
+                JSONMember("height", .optional(height)), JSONMember("frames", .optional(frames)),
+                JSONMember("orientation", .optional(orientation)), JSONMember("complete", .optional(complete)),
+                JSONMember("decodedBytes", .optional(decodedBytes)),
+            ]
+        case .video:
+            members += [
+                JSONMember("container", .optional(container)), JSONMember("videoCodec", .optional(videoCodec)),
+                JSONMember("videoTag", .optional(videoTag)), JSONMember("width", .optional(width)),
+                JSONMember("height", .optional(height)), JSONMember("durationSeconds", durationSeconds.map { .double($0) } ?? .null),
+                JSONMember("audioCodec", .optional(audioCodec)), JSONMember("complete", .optional(complete)),
+            ]
+        case .audio:
+            members += [
+                JSONMember("audioCodec", .optional(audioCodec)),
+                JSONMember("durationSeconds", durationSeconds.map { .double($0) } ?? .null),
+                JSONMember("complete", .optional(complete)),
+            ]
+        }
+        return .object(members)
+    }
+}

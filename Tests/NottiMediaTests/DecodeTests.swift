@@ -1,0 +1,260 @@
+import Foundation
+import Testing
+
+/// SPEC 17 from the outside: the fixtures of `Tests/Fixtures/decode` (real encoders, recipe
+/// beside them) served on loopback, each named by one FCM send request, so every case
+/// asserts the iOS record and the Android record of the same download.
+@Suite(.serialized) struct DecodeTests {
+    static let server = TestServer(media: Paths.fixtures.appendingPathComponent("decode").path)
+
+    struct Records {
+        var ios: [String: Any]
+        var android: [String: Any]
+
+        static func codes(_ report: [String: Any]) -> [String] {
+            (report["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        }
+
+        static func message(_ report: [String: Any], _ code: String) -> String {
+            (report["diagnostics"] as? [[String: Any]] ?? []).first { $0["code"] as? String == code }?["message"] as? String ?? ""
+        }
+
+        static func decoded(_ report: [String: Any]) -> [String: Any] {
+            (report["media"] as? [String: Any])?["decoded"] as? [String: Any] ?? [:]
+        }
+    }
+
+    static func request(_ url: String, data: [String: String] = ["notification_id": "n-1"]) -> String {
+        let message: [String: Any] = [
+            "token": "device", "notification": ["title": "Sale", "body": "50% off", "image": url], "data": data,
+            "apns": ["payload": ["aps": ["mutable-content": 1]]],
+        ]
+        return String(decoding: try! JSONSerialization.data(withJSONObject: ["message": message], options: [.sortedKeys, .withoutEscapingSlashes]),
+                      as: UTF8.self)
+    }
+
+    static func run(_ stdin: String, _ extra: [String] = []) throws -> Records {
+        let out = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["process", "-", "--report", "--cacert", Paths.testCA, "--out", out.path] + extra, stdin: stdin)
+        let json = result.json
+        OutFolder.expectHoldsExactly(out, namedBy: [json["ios"], json["android"]].compactMap { $0 as? [String: Any] })
+        return Records(ios: json["ios"] as? [String: Any] ?? [:], android: json["android"] as? [String: Any] ?? [:])
+    }
+
+    static func fixture(_ name: String) throws -> Records { try run(request(server.url("/media/\(name)"))) }
+
+    /// Each fixture's facts, as the decoders read them (both records carry the same).
+    @Test(arguments: [
+        ("photo.jpg", ["kind": "picture", "format": "jpeg", "width": 320, "height": 240, "frames": 1, "orientation": 1, "complete": true,
+                       "decodedBytes": 307_200] as [String: any Sendable]),
+        ("rotated-6.jpg", ["format": "jpeg", "orientation": 6, "complete": true]),
+        ("rotated-8.jpg", ["format": "jpeg", "orientation": 8]),
+        ("photo.png", ["format": "png", "width": 320, "height": 240, "complete": true]),
+        ("photo.bmp", ["format": "bmp", "width": 160, "height": 120, "complete": true]),
+        ("photo.tiff", ["format": "tiff", "width": 160, "height": 120, "complete": true]),
+        ("photo.heic", ["format": "heif", "width": 320, "height": 240, "complete": true]),
+        ("photo.avif", ["format": "avif", "width": 320, "height": 240, "complete": true]),
+        ("animated.gif", ["format": "gif", "width": 160, "height": 120, "frames": 4, "complete": true]),
+        ("truncated.jpg", ["format": "jpeg", "complete": false]),
+        ("truncated.png", ["format": "png", "complete": false]),
+        ("avc1.mp4", ["kind": "video", "container": "isom", "videoCodec": "h264", "videoTag": "avc1", "width": 160, "height": 120,
+                      "durationSeconds": 1, "audioCodec": "aac", "complete": true]),
+        ("hvc1.mp4", ["videoCodec": "hevc", "videoTag": "hvc1"]),
+        ("hev1.mp4", ["videoCodec": "hevc", "videoTag": "hev1"]),
+        ("vp9.mp4", ["videoCodec": "vp9", "videoTag": "vp09"]),
+        ("av1.mp4", ["videoCodec": "av1", "videoTag": "av01"]),
+        ("truncated.mp4", ["videoCodec": "h264", "complete": false]),
+        ("tone.mp3", ["kind": "audio", "audioCodec": "mp3", "complete": true]),
+        ("voice.m4a", ["kind": "audio", "audioCodec": "aac", "durationSeconds": 1, "complete": true]),
+    ])
+    func theDecoderReadsEachFormat(name: String, expected: [String: any Sendable]) throws {
+        let records = try Self.fixture(name)
+        for report in [records.ios, records.android] {
+            let decoded = Records.decoded(report)
+            for (key, value) in expected {
+                if let flag = value as? Bool {
+                    #expect(decoded[key] as? Bool == flag, "\(name): \(key)")
+                } else {
+                    #expect("\(decoded[key] ?? "absent")" == "\(value)", "\(name): \(key)")
+                }
+            }
+        }
+        let dimensions = (records.ios["media"] as? [String: Any])?["dimensions"]
+        if expected["kind"] as? String == "audio" {
+            #expect(dimensions is NSNull, "audio has no dimensions")
+        } else if let width = Records.decoded(records.ios)["width"] as? Int {
+            #expect((dimensions as? [String: Int])?["width"] == width, "media.dimensions is the decoder's")
+        }
+    }
+
+    @Test func aCorruptPictureIsAttachedAndFailsOnIOSAndIsNotShownOnAndroid() throws {
+        let records = try Self.fixture("corrupt.jpg")
+        #expect(records.ios["outcome"] as? String == "attached")
+        #expect(records.ios["passed"] as? Bool == false)
+        #expect(Records.codes(records.ios).contains("undecodable_media"))
+        #expect(Records.message(records.ios, "undecodable_media").contains("empty picture"))
+        #expect(records.android["outcome"] as? String == "unchanged")
+        #expect(records.android["reason"] as? String == "undecodable_media")
+    }
+
+    @Test func aCutFileIsAWarningThatSaysHowMuchIsDrawn() throws {
+        let records = try Self.fixture("truncated.png")
+        for report in [records.ios, records.android] {
+            #expect(report["outcome"] as? String == "attached")
+            #expect(Records.codes(report).contains("truncated_media"), "\(Records.codes(report))")
+        }
+        let message = Records.message(records.android, "truncated_media")
+        #expect(message.contains("of 240") && message.contains("grey below"), "\(message)")
+    }
+
+    @Test(arguments: [("fcm", "Firebase"), ("onesignal", "OneSignal"), ("airship", "Android 8.1 and older")])
+    func androidIgnoresTheOrientationIPhonesApply(sdk: String, named: String) throws {
+        let url = Self.server.url("/media/rotated-6.jpg")
+        let text = switch sdk {
+        case "airship": Self.request("", data: ["com.urbanairship.style": #"{"type": "big_picture", "big_picture": "\#(url)"}"#])
+        case "onesignal": Self.request("", data: ["bicon": url])
+        default: Self.request(url)
+        }
+        let records = try Self.run(text.replacingOccurrences(of: #""image":"","#, with: ""), ["--sdk", sdk])
+        #expect(Records.codes(records.android).contains("orientation_ignored"), "\(sdk): \(Records.codes(records.android))")
+        let message = Records.message(records.android, "orientation_ignored")
+        #expect(message.contains(named) && message.contains("on its side") && message.contains("iPhones show it upright"), "\(message)")
+        #expect(!Records.codes(records.ios).contains("orientation_ignored"))
+    }
+
+    @Test func hev1DoesNotPlayOnIOSAndAV1AndVP9OnlyOnSome() throws {
+        let hev1 = try Self.fixture("hev1.mp4")
+        #expect(hev1.ios["outcome"] as? String == "attached" && hev1.ios["passed"] as? Bool == false)
+        #expect(Records.codes(hev1.ios).contains("unplayable_video"))
+        #expect(Records.codes(try Self.fixture("hvc1.mp4").ios).contains("unplayable_video") == false)
+        for name in ["av1.mp4", "vp9.mp4"] {
+            let records = try Self.fixture(name)
+            #expect(Records.codes(records.ios).contains("video_codec_support"), "\(name)")
+            #expect(records.ios["passed"] as? Bool == true, "\(name): a warning")
+        }
+    }
+
+    /// Notti sniffs, and Braze states the type in the payload: both attach the broken file, and both fail.
+    @Test(arguments: ["notti", "braze"])
+    func iOSProfilesAttachABrokenFileAndFail(sdk: String) throws {
+        let url = Self.server.url("/media/corrupt.jpg")
+        let payload = sdk == "notti"
+            ? #"{"aps": {"alert": "hi", "mutable-content": 1}, "notification_id": "n", "notti_image_url": "\#(url)"}"#
+            : #"{"aps": {"alert": "hi", "mutable-content": 1}, "ab": {"att": {"url": "\#(url)", "type": "jpg"}}}"#
+        let out = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["process", "-", "--report", "--cacert", Paths.testCA, "--out", out.path, "--sdk", sdk], stdin: payload)
+        #expect(result.json["outcome"] as? String == "attached")
+        #expect(result.json["passed"] as? Bool == false)
+        #expect(Records.codes(result.json).contains("undecodable_media"))
+        #expect(result.status == 0, "process delivered the content: \(result.stderr)")
+    }
+}
+
+/// The decode worker is a process of its own: killed mid-run, it costs the file it was reading
+/// (`undecodable_media`, "the decoder stopped") and is started again for the next; nothing is lost.
+@Suite struct DecodeWorkerFaultTests {
+    /// The children of `parent` whose command is the decode worker (`comm` keeps 15 characters).
+    static func workers(of parent: Int32) -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> Int32? in
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let name = stat[stat.index(after: stat.firstIndex(of: "(")!)..<close]
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            return name == "notti-media-dec" && fields.count > 1 && Int32(fields[1]) == parent ? pid : nil
+        }
+    }
+
+    /// A grey PNG of `side`×`side` pixels, made with zlib (Python's): 9000×9000 decodes to 324 MB.
+    static func largePNG(side: Int, at path: String) throws {
+        let script = """
+        import struct, sys, zlib
+        side = int(sys.argv[2])
+        def chunk(kind, data): return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        rows = (b"\\x00" + bytes([128]) * side) * side
+        png = b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0))
+        png += chunk(b"IDAT", zlib.compress(rows, 1)) + chunk(b"IEND", b"")
+        open(sys.argv[1], "wb").write(png)
+        """
+        let result = try CLI.run(executable: "/usr/bin/env", ["python3", "-c", script, path, String(side)])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    /// Android's largest bitmap is 100 MiB: 9000×9000 decodes to 324 MB; over 100,000,000 pixels the header alone is read.
+    @Test(arguments: [(9000, true), (10_001, false)])
+    func aHugePictureIsALargeBitmapOnAndroid(side: Int, decoded: Bool) throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.largePNG(side: side, at: folder.appendingPathComponent("large.png").path)
+        let server = TestServer(media: folder.path)
+        let records = try DecodeTests.run(DecodeTests.request(server.url("/media/large.png")))
+        #expect(DecodeTests.Records.codes(records.android).contains("large_bitmap"), "\(DecodeTests.Records.codes(records.android))")
+        let message = DecodeTests.Records.message(records.android, "large_bitmap")
+        #expect(message.contains("\(side)×\(side)") && message.contains("resize it to at most"), "\(message)")
+        #expect(message.contains("not checked") == !decoded, "\(message)")
+        let facts = DecodeTests.Records.decoded(records.android)
+        #expect(facts["decodedBytes"] as? Int == side * side * 4)
+        if decoded { #expect(facts["complete"] as? Bool == true) } else { #expect(facts["complete"] is NSNull) }
+        #expect(!DecodeTests.Records.codes(records.ios).contains("large_bitmap"), "an Android finding")
+    }
+
+    @Test func aWorkerKilledMidRunCostsOneFileAndIsStartedAgain() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.largePNG(side: 9000, at: folder.appendingPathComponent("large.png").path)
+        for name in ["photo.jpg", "photo.png", "rotated-6.jpg"] {
+            try FileManager.default.copyItem(atPath: Paths.fixtures.appendingPathComponent("decode/\(name)").path,
+                                             toPath: folder.appendingPathComponent(name).path)
+        }
+        let server = TestServer(media: folder.path)
+        let names = ["large.png", "photo.jpg", "photo.png", "rotated-6.jpg"]
+        let payloads = names.map { #"{"aps": {"alert": "hi", "mutable-content": 1}, "notification_id": "n", "notti_image_url": "\#(server.url("/media/\($0)"))"}"# }
+        let out = folder.appendingPathComponent("out")
+        var killed: Int32?
+        var seen: Set<Int32> = []
+        let result = try CLI.run(
+            ["check", "-", "--format", "json", "--jobs", "1", "--cacert", Paths.testCA, "--out", out.path],
+            stdin: payloads.joined(separator: "\n"), holdStdinOpen: false,
+            whileRunning: { pid in
+                // The first file to decode starts the worker: kill it as soon as it is there.
+                let give = Date().addingTimeInterval(30)
+                while killed == nil && Date() < give {
+                    if let worker = Self.workers(of: pid).first {
+                        kill(worker, SIGKILL)
+                        killed = worker
+                        seen.insert(worker)
+                    } else {
+                        usleep(2_000)
+                    }
+                }
+                // Every worker of the run, until the tool has exited.
+                while Date() < give, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                      !stat.contains(") Z ") {
+                    seen.formUnion(Self.workers(of: pid))
+                    usleep(2_000)
+                }
+            })
+        #expect(killed != nil, "the worker was found by its parent")
+        let records = result.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }.filter { $0["summary"] == nil }
+        #expect(records.count == 4, "every record was written: \(result.stderr)")
+        func codes(_ record: [String: Any]) -> [String] {
+            (record["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        }
+        let first = records.first ?? [:]
+        let message = (first["diagnostics"] as? [[String: Any]] ?? []).first { $0["code"] as? String == "undecodable_media" }?["message"] as? String
+        #expect(message?.contains("the decoder stopped") == true, "\(codes(first)) \(message ?? "")")
+        for record in records.dropFirst() {
+            let decoded = (record["media"] as? [String: Any])?["decoded"] as? [String: Any]
+            #expect(decoded?["complete"] as? Bool == true, "decoded by a new worker: \(codes(record))")
+        }
+        #expect(seen.count >= 2, "a second worker took over: \(seen)")
+        for worker in seen {
+            let stat = try? String(contentsOfFile: "/proc/\(worker)/stat", encoding: .utf8)
+            #expect(stat?.contains("(notti-media-dec)") != true, "worker \(worker) outlived the run")
+        }
+        OutFolder.expectHoldsExactly(out, namedBy: records)
+    }
+}
