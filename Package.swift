@@ -97,6 +97,9 @@ let package = Package(
             linkerSettings: [
                 .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
                 .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
+                // SwiftPM links every executable with swiftc, which adds the Swift runtime the C worker
+                // never calls: linked in, the package's worker needs no toolchain path (lintian refuses one).
+                .unsafeFlags(["-static-stdlib", "-Xlinker", "--gc-sections"], .when(configuration: .release)),
             ]
         ),
         // Passing a descriptor to the decode worker (SCM_RIGHTS), whose CMSG macros Swift cannot call.

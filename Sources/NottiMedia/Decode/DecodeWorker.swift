@@ -35,7 +35,8 @@ package final class DecodeWorker: @unchecked Sendable {
         if let running { Self.stop(running) }
     }
 
-    /// `$NOTTI_MEDIA_DECODER`, else `notti-media-decode` in the running executable's folder.
+    /// `$NOTTI_MEDIA_DECODER`, else `notti-media-decode` in the running executable's folder (a build),
+    /// else in `../lib/notti-media/` from it (the package: /usr/lib/notti-media).
     static func locate() -> String? {
         if let named = getenv("NOTTI_MEDIA_DECODER").map({ String(cString: $0) }), !named.isEmpty {
             return access(named, X_OK) == 0 ? named : nil
@@ -45,8 +46,8 @@ package final class DecodeWorker: @unchecked Sendable {
         guard length > 0 else { return nil }
         let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard let slash = executable.lastIndex(of: "/") else { return nil }
-        let candidate = String(executable[..<slash]) + "/notti-media-decode"
-        return access(candidate, X_OK) == 0 ? candidate : nil
+        let folder = String(executable[..<slash])
+        return [folder + "/notti-media-decode", folder + "/../lib/notti-media/notti-media-decode"].first { access($0, X_OK) == 0 }
     }
 
     /// What the phone's decoder makes of the file at `path` (sniffed as `mime`), or nil when its type is not
