@@ -21,6 +21,8 @@ struct SniffCommand {
         var scratch: ScratchFolder?
         defer { scratch?.remove() }
         var status = ExitCode.success
+        // Started on the first file of a type phones decode, kept for the rest.
+        let decoder = DecodeWorker()
         for path in options.operands {
             if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
             let file: (path: String, bytes: Int)
@@ -40,7 +42,8 @@ struct SniffCommand {
             var report: SniffReport
             do {
                 report = try SniffReport(
-                    path: file.path, bytes: file.bytes, sniffer: sniffer, maxBytes: options.maxBytes ?? MediaPolicy.sdkMaxBytes)
+                    path: file.path, bytes: file.bytes, sniffer: sniffer, maxBytes: options.maxBytes ?? MediaPolicy.sdkMaxBytes,
+                    decoder: decoder)
             } catch {
                 Console.fail("cannot read \(path): \(error.message)")
                 status = ExitCode.usage
@@ -62,9 +65,29 @@ struct SniffCommand {
         var lines = [
             "\(textEscape(report.path)): \(textEscape(report.sniffedMime)) -> \(report.type.rawValue) (\(report.type.uti))"
                 + "\(report.fallback ? ", fallback" : ""), \(report.size), \(limit) the iOS \(report.type.kind.rawValue) limit"
+                + (report.decoded.map { ", decoded: \(textEscape(Self.describe($0)))" } ?? "")
         ]
         lines += report.diagnostics.map { FindingLine.format($0, source: report.path) }
         return lines.joined(separator: "\n")
+    }
+
+    /// The decoder's facts in a few words: `jpeg 320x240, orientation 6`, `h264 (avc1) 160x120, 1 s`.
+    private static func describe(_ decoded: DecodedMedia) -> String {
+        let size = decoded.dimensions.map { " \($0.width)x\($0.height)" } ?? ""
+        var words: String
+        switch decoded.kind {
+        case .picture:
+            words = (decoded.format ?? "picture") + size
+            if let frames = decoded.frames, frames > 1 { words += ", \(frames) frames" }
+            if let orientation = decoded.orientation, orientation != 1 { words += ", orientation \(orientation)" }
+        case .video:
+            words = (decoded.videoCodec ?? "video") + (decoded.videoTag.map { " (\($0))" } ?? "") + size
+        case .audio:
+            words = decoded.audioCodec ?? "audio"
+        }
+        if decoded.kind != .picture, let seconds = decoded.durationSeconds { words += ", \(NumberText.decimal(seconds)) s" }
+        if decoded.undecodable != nil { words += ", undecodable" } else if decoded.complete == false { words += ", cut short" }
+        return words
     }
 
     /// The size of a readable regular file.

@@ -135,6 +135,20 @@ import Testing
         }
     }
 
+    /// `sniff` decodes local files too, judged as the Notti iOS record would be.
+    @Test func sniffGivesTheDecodersFactsAndVerdicts() throws {
+        let folder = Paths.fixtures.appendingPathComponent("decode")
+        let corrupt = try CLI.run(["sniff", "--format", "json", folder.appendingPathComponent("corrupt.jpg").path])
+        #expect(corrupt.status == 1)
+        let report = corrupt.json
+        #expect((report["decoded"] as? [String: Any])?["complete"] as? Bool == false)
+        #expect(Records.codes(report) == ["undecodable_media"])
+        let text = try CLI.run(["sniff", folder.appendingPathComponent("rotated-6.jpg").path, folder.appendingPathComponent("hev1.mp4").path])
+        #expect(text.status == 1, "hev1 does not play on iOS")
+        #expect(text.stdout.contains("decoded: jpeg 320x240, orientation 6"), "\(text.stdout)")
+        #expect(text.stdout.contains("error: unplayable_video"), "\(text.stdout)")
+    }
+
     /// Notti sniffs, and Braze states the type in the payload: both attach the broken file, and both fail.
     @Test(arguments: ["notti", "braze"])
     func iOSProfilesAttachABrokenFileAndFail(sdk: String) throws {

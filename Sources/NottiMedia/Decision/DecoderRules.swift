@@ -2,8 +2,12 @@
 /// iOS attaches without reading the bytes and fails to draw or play them later;
 /// Android's display code decodes the picture with BitmapFactory, which ignores
 /// EXIF orientation and draws a cut file's rows with grey below.
-struct DecoderRules {
+package struct DecoderRules {
     let decoded: DecodedMedia
+
+    package init(decoded: DecodedMedia) {
+        self.decoded = decoded
+    }
 
     /// Android's largest drawable bitmap (`RecordingCanvas.MAX_BITMAP_SIZE`): 100 MiB.
     static let largestBitmapBytes = 104_857_600
@@ -13,18 +17,30 @@ struct DecoderRules {
     /// and `large_bitmap`, iOS's `unplayable_video` and `video_codec_support`.
     func judge(_ verdict: EntryVerdict, platform: Platform, sdk: SDK) -> EntryVerdict {
         guard case .attached(let attachment, let facts, let warnings) = verdict else { return verdict }
+        let found = findings(platform: platform, sdk: sdk)
+        // Android's BitmapFactory returns nothing: the notification shows its text alone.
+        if platform == .android, let undecodable = found.first(where: { $0.code == .undecodableMedia }) {
+            return .failed(facts: facts, .undecodableMedia, undecodable.message)
+        }
+        return found.isEmpty ? verdict : .attached(attachment, facts: facts, warnings: warnings + found)
+    }
+
+    /// The decoder's findings for a file attached on `platform` under `sdk`'s display code
+    /// (`sniff` gives the Notti iOS record's).
+    package func findings(platform: Platform, sdk: SDK) -> [Diagnostic] {
         var found: [Diagnostic] = []
         if let detail = decoded.undecodable {
             let what = decoded.format.map { "\($0) \(decoded.kind.rawValue)" } ?? decoded.kind.rawValue
             if platform == .android {
-                return .failed(facts: facts, .undecodableMedia,
+                found.append(.error(.undecodableMedia,
                     "the \(what) does not decode (\(detail)): BitmapFactory returns nothing and the notification shows its text "
-                        + "alone; \(DiagnosticCode.undecodableMedia.fix)")
+                        + "alone; \(DiagnosticCode.undecodableMedia.fix)"))
+            } else {
+                let shown = decoded.kind == .picture ? "an empty picture" : "a player that does not play"
+                found.append(.error(.undecodableMedia,
+                    "the \(what) does not decode (\(detail)): iOS attaches it without reading the bytes, and the phone shows \(shown); "
+                        + DiagnosticCode.undecodableMedia.fix))
             }
-            let shown = decoded.kind == .picture ? "an empty picture" : "a player that does not play"
-            found.append(.error(.undecodableMedia,
-                "the \(what) does not decode (\(detail)): iOS attaches it without reading the bytes, and the phone shows \(shown); "
-                    + DiagnosticCode.undecodableMedia.fix))
         } else if decoded.complete == false {
             found.append(Diagnostic(.warning, .truncatedMedia, truncationMessage(platform: platform)))
         }
@@ -34,7 +50,7 @@ struct DecoderRules {
         case .ios:
             if decoded.kind == .video { found += iOSVideoFindings() }
         }
-        return found.isEmpty ? verdict : .attached(attachment, facts: facts, warnings: warnings + found)
+        return found
     }
 
     private func truncationMessage(platform: Platform) -> String {

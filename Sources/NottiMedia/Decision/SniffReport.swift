@@ -9,12 +9,17 @@ package struct SniffReport: Sendable {
     /// video 50 MB), read in decimal megabytes: with no extension to run, the strict reading.
     package var withinIOSLimit: Bool
     package var diagnostics: [Diagnostic]
+    /// What the phone's decoder makes of the file (SPEC 17); nil when no decoder reads its type.
+    package var decoded: DecodedMedia?
     /// The size as people read it: "N bytes", or "more than 52428800 bytes" for a stream cut at the read bound.
     package let size: String
 
-    /// Sniffs the file at `path` (`bytes` long) and judges it against the SDK's size cap.
+    /// Sniffs the file at `path` (`bytes` long), judges it against the SDK's size cap and, with
+    /// `decoder`, as the phone's decoder reads it (the Notti iOS record's verdicts).
     /// - Throws: `SnifferError` when libmagic cannot read the file.
-    package init(path: String, bytes: Int, sniffer: Sniffer, maxBytes: Int = MediaPolicy.sdkMaxBytes) throws(SnifferError) {
+    package init(
+        path: String, bytes: Int, sniffer: Sniffer, maxBytes: Int = MediaPolicy.sdkMaxBytes, decoder: DecodeWorker? = nil
+    ) throws(SnifferError) {
         let mime = try sniffer.mimeType(ofFileAt: path, size: bytes)
         let sniffed = MediaType(sniffedMime: mime)
         self.path = path
@@ -44,6 +49,10 @@ package struct SniffReport: Sendable {
         case .mayRefuse(let warning): found.append(warning)
         case .refuses(let message): found.append(.error(.tooLarge, message))
         }
+        if bytes > 0, let decoded = decoder?.decode(fileAt: path, mime: mime, sha256: nil, within: MediaPolicy.sdkTimeoutSeconds) {
+            self.decoded = decoded
+            found += DecoderRules(decoded: decoded).findings(platform: .ios, sdk: .notti)
+        }
         self.diagnostics = found
     }
 
@@ -58,6 +67,7 @@ package struct SniffReport: Sendable {
             JSONMember("fallback", .bool(fallback)),
             JSONMember("bytes", .int(bytes)),
             JSONMember("withinIOSLimit", .bool(withinIOSLimit)),
+            JSONMember("decoded", decoded?.json ?? .null),
             JSONMember("diagnostics", .array(diagnostics.map(\.json))),
         ])
     }
