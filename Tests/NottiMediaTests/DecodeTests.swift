@@ -135,6 +135,20 @@ import Testing
         }
     }
 
+    /// The summary counts an attachment the phone cannot draw as a failure, and the preview says so.
+    @Test func theSummaryAndThePreviewCountAnUndrawableAttachmentAsFailing() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = Self.server.url("/media/corrupt.jpg")
+        let payload = #"{"aps": {"alert": "hi", "mutable-content": 1}, "notification_id": "n", "notti_image_url": "\#(url)"}"#
+        let page = folder.appendingPathComponent("page.html").path
+        let result = try CLI.run(["check", "-", "--cacert", Paths.testCA, "--out", folder.appendingPathComponent("out").path,
+                                  "--html", page], stdin: payload)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("FAIL undecodable_media (attached jpg"), "\(result.stdout)")
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("Attached, but not shown on the phone"))
+    }
+
     /// `sniff` decodes local files too, judged as the Notti iOS record would be.
     @Test func sniffGivesTheDecodersFactsAndVerdicts() throws {
         let folder = Paths.fixtures.appendingPathComponent("decode")

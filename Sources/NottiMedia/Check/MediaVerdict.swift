@@ -82,7 +82,13 @@ package struct MediaVerdict: Sendable, Equatable {
     /// 2 for a failure, 1 for warnings (or a bundle file), 0 for clean: the summary lists the worst first.
     package var severityRank: Int {
         if let reason { return reason.isFailure ? 2 : 1 }
+        if attachedError != nil { return 2 }
         return warnings.isEmpty ? 0 : 1
+    }
+
+    /// An error of an attachment the phone cannot draw or play (SPEC 17): attached, and failing.
+    package var attachedError: String? {
+        warnings.first { DiagnosticCode(rawValue: $0)?.failsAnAttachment == true }
     }
 
     package var json: JSONValue {

@@ -90,6 +90,10 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         }
     }
 
+    /// The errors of an attachment iOS creates and the phone cannot draw or play (SPEC 17): the outcome
+    /// stays `attached`, the record fails.
+    public var failsAnAttachment: Bool { self == .undecodableMedia || self == .unplayableVideo }
+
     /// `no_media` and `bundle_resource` are the reasons that are not failures.
     public var isFailure: Bool { self != .noMedia && self != .bundleResource }
 

@@ -64,6 +64,10 @@ struct HTMLCard: Sendable {
         } else if let phone = phoneLine(report, skipped: skipped) {
             html += "<p class=\"phone\">\(markupEscape(phone))</p>\n"
         }
+        // Attached, and the phone cannot draw or play it (SPEC 17): said under the attachment.
+        if shown != nil, let failing = report.diagnostics.first(where: { $0.code.failsAnAttachment }) {
+            html += "<p class=\"phone\">Attached, but not shown on the phone: \(markupEscape(failing.code.plainLanguage))</p>\n"
+        }
         html += facts(report, notificationID: idKey.map { ($0.name, notificationID) })
         if !report.diagnostics.isEmpty {
             html += "<section class=\"why\"><h4>\(report.passed ? "Warnings" : "Why")</h4>\n<ul>\n"

@@ -89,6 +89,7 @@ struct TextFormat: CheckRenderer, CheckSink {
             return "FAIL \(reason.rawValue)\(status)"
         }
         let what = "\(verdict.type ?? "?") \(verdict.bytes ?? 0) B"
+        if let error = verdict.attachedError { return "FAIL \(error) (attached \(what))" }
         return verdict.warnings.isEmpty ? "OK   \(what)" : "WARN \(what) \(verdict.warnings.joined(separator: ","))"
     }
 }
