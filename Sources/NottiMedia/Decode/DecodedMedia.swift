@@ -55,19 +55,34 @@ package struct DecodedMedia: Sendable, Equatable {
               let kind = answer["kind"]?.stringValue.flatMap(Kind.init(rawValue:)) ?? Self.kind(ofMime: mime)
         else { return nil }
         self.kind = kind
-        format = answer["format"]?.stringValue
-        container = answer["container"]?.stringValue
-        videoCodec = answer["videoCodec"]?.stringValue
-        videoTag = answer["videoTag"]?.stringValue
-        audioCodec = answer["audioCodec"]?.stringValue
-        width = answer["width"]?.intValue
-        height = answer["height"]?.intValue
-        frames = answer["frames"]?.intValue
-        orientation = answer["orientation"]?.intValue
-        decodedBytes = answer["decodedBytes"]?.intValue
-        durationSeconds = answer["durationSeconds"].flatMap { if case .number(let text) = $0 { Double(text) } else { nil } }
-        drawnRows = answer["drawnRows"]?.intValue
-        drawnPercent = answer["drawnPercent"]?.intValue
+        // A finite number (JSON has no infinity to write back).
+        func number(_ key: String) -> Double? {
+            if case .number(let text)? = answer[key], let value = Double(text), value.isFinite { value } else { nil }
+        }
+        // Only the facts of its kind: what `json` writes, so the `--cache` form reads back the same.
+        switch kind {
+        case .picture:
+            format = answer["format"]?.stringValue
+            frames = answer["frames"]?.intValue
+            orientation = answer["orientation"]?.intValue
+            decodedBytes = answer["decodedBytes"]?.intValue
+            drawnRows = answer["drawnRows"]?.intValue
+        case .video:
+            container = answer["container"]?.stringValue
+            videoCodec = answer["videoCodec"]?.stringValue
+            videoTag = answer["videoTag"]?.stringValue
+            audioCodec = answer["audioCodec"]?.stringValue
+            durationSeconds = number("durationSeconds")
+            drawnPercent = answer["drawnPercent"]?.intValue
+        case .audio:
+            audioCodec = answer["audioCodec"]?.stringValue
+            durationSeconds = number("durationSeconds")
+            drawnPercent = answer["drawnPercent"]?.intValue
+        }
+        if kind != .audio {
+            width = answer["width"]?.intValue
+            height = answer["height"]?.intValue
+        }
         if status == "undecodable" {
             undecodable = answer["detail"]?.stringValue ?? "the decoder read nothing of it"
             complete = false

@@ -6,6 +6,7 @@ enum PayloadInvariants {
     /// gets a synthetic failure).
     /// - Returns: a description of the first property that does not hold, or nil.
     static func violation(in bytes: [UInt8]) -> String? {
+        if let violation = decodeAnswerViolation(in: bytes) { return violation }
         guard let payload = try? Payload(json: bytes) else { return nil }
         for style in [JSONWriter.Style.compact, .pretty] {
             let written = JSONWriter.string(payload.root, style: style)
@@ -35,6 +36,26 @@ enum PayloadInvariants {
             if report.outcome == .attached { return "attached without a download (\(sdk))" }
             if sdk == .notti && payload.mediaURLValue == nil && report.reason != .noMedia {
                 return "no URL but reason \(String(describing: report.reason))"
+            }
+        }
+        return nil
+    }
+
+    /// The decode worker's side of its protocol (SPEC 17): any answer, however hostile (the worker reads
+    /// hostile bytes, and a broken one may say anything), is read into facts that write valid JSON, keep
+    /// what they read (the `--cache` form reads back the same), and are judged on both platforms.
+    static func decodeAnswerViolation(in bytes: [UInt8]) -> String? {
+        guard let answer = try? JSONParser.parse(bytes) else { return nil }
+        for mime in ["image/jpeg", "video/mp4", "audio/mpeg", "text/html"] {
+            guard let decoded = DecodedMedia(answer: answer, mime: mime) else { continue }
+            guard (try? JSONParser.parse(Array(JSONWriter.string(decoded.json).utf8))) != nil else {
+                return "media.decoded is not valid JSON"
+            }
+            guard DecodedMedia(answer: decoded.answer, mime: mime) == decoded else {
+                return "the decoded facts do not read back from their --cache form"
+            }
+            for platform in Platform.allCases {
+                for sdk in SDK.allCases { _ = DecoderRules(decoded: decoded).findings(platform: platform, sdk: sdk) }
             }
         }
         return nil
