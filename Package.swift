@@ -79,24 +79,16 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // FFmpeg's libavformat (and, through the worker's link settings, libavcodec and libavutil)
-        // for video and audio (SPEC 17): linked by the decode worker alone, never by the tool or the library.
-        .systemLibrary(
-            name: "CAVFormat",
-            pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
-        ),
         // The decode worker, a C program: notti-media starts it on the first file it decodes and
         // feeds it over a socket, so the decoders' hundred libraries never load into the tool.
-        // libvips (the picture decoder) comes in by its include folders rather than pkg-config,
-        // whose `-pthread` SwiftPM refuses with a warning on every build.
+        // libvips (pictures) comes in by its include folders rather than pkg-config, whose
+        // `-pthread` SwiftPM refuses with a warning on every build; FFmpeg (video and audio) is
+        // opened by the worker on its first stream (its headers are in the default search path).
         .executableTarget(
             name: "notti-media-decode",
-            dependencies: ["CAVFormat"],
             cSettings: [.unsafeFlags(["-I/usr/include/glib-2.0", "-I/usr/lib/\(multiarch)/glib-2.0/include", "-pthread"])],
             linkerSettings: [
-                .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
-                .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
+                .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("gmodule-2.0"),
                 // SwiftPM links every executable with swiftc, which adds the Swift runtime the C worker
                 // never calls: linked in, the package's worker needs no toolchain path (lintian refuses one).
                 .unsafeFlags(["-static-stdlib", "-Xlinker", "--gc-sections"], .when(configuration: .release)),

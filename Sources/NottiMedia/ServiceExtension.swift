@@ -157,6 +157,8 @@ public final class ServiceExtension {
         case .failure(let error):
             return .failed(facts, .writeError, "cannot create a working file in \(outputDirectory): \(error.message); \(DiagnosticCode.writeError.fix)")
         }
+        // The decode worker starts while the bytes arrive (nothing is decoded unless they are media).
+        decoder.prepare()
         let download = fetcher.fetch(url, policy: policy, into: working, cancellation: cancellation, validators: validators,
             watchedCaps: capsInPlay)
         if case .interrupted = download.outcome {

@@ -50,6 +50,15 @@ package final class DecodeWorker: @unchecked Sendable {
         return [folder + "/notti-media-decode", folder + "/../lib/notti-media/notti-media-decode"].first { access($0, X_OK) == 0 }
     }
 
+    /// Starts the worker now, if it is not running, so that its start (loading libvips's and FFmpeg's
+    /// libraries, about 40 ms) overlaps the download whose file it will read. Never waits: a worker
+    /// someone is using is running.
+    package func prepare() {
+        guard executable != nil, lock.tryLock() else { return }
+        defer { lock.unlock() }
+        if running == nil { running = start() }
+    }
+
     /// What the phone's decoder makes of the file at `path` (sniffed as `mime`), or nil when its type is not
     /// one phones decode as media, or there is no worker. The same content (`sha256`) is decoded once.
     package func decode(fileAt path: String, mime: String, sha256: String?, within seconds: Double) -> DecodedMedia? {

@@ -19,6 +19,8 @@ final class Lock: @unchecked Sendable {
 
     func lock() { pthread_mutex_lock(mutex) }
     func unlock() { pthread_mutex_unlock(mutex) }
+    /// Takes the lock if nobody holds it. - Returns: false, without it, when someone does.
+    func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
 
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
