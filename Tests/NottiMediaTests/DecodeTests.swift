@@ -163,6 +163,18 @@ import Testing
         #expect(text.stdout.contains("error: unplayable_video"), "\(text.stdout)")
     }
 
+    /// A tool without its worker (copied alone) says so once and decodes nothing, rather than look as if it had.
+    @Test func aToolWithoutItsWorkerSaysSo() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lone = folder.appendingPathComponent("notti-media").path
+        try FileManager.default.copyItem(atPath: CLI.binary, toPath: lone)
+        let result = try CLI.run(executable: lone, ["sniff", "--format", "json", Paths.fixtures.appendingPathComponent("decode/photo.jpg").path])
+        #expect(result.stderr.split(separator: "\n").filter { $0.contains("decode worker notti-media-decode is not installed") }.count == 1)
+        #expect(result.json["decoded"] is NSNull)
+        #expect(result.status == 0)
+    }
+
     /// Notti sniffs, and Braze states the type in the payload: both attach the broken file, and both fail.
     @Test(arguments: ["notti", "braze"])
     func iOSProfilesAttachABrokenFileAndFail(sdk: String) throws {

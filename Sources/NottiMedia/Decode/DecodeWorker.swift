@@ -37,7 +37,7 @@ package final class DecodeWorker: @unchecked Sendable {
 
     /// `$NOTTI_MEDIA_DECODER`, else `notti-media-decode` in the running executable's folder (a build),
     /// else in `../lib/notti-media/` from it (the package: /usr/lib/notti-media).
-    static func locate() -> String? {
+    package static func locate() -> String? {
         if let named = getenv("NOTTI_MEDIA_DECODER").map({ String(cString: $0) }), !named.isEmpty {
             return access(named, X_OK) == 0 ? named : nil
         }
