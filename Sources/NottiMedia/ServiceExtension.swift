@@ -214,10 +214,9 @@ public final class ServiceExtension {
         let frames: Int?
         do {
             (sniffedMime, leadingBytes, frames) = try source.withPath { path throws(SnifferError) in
-                let sniffed = try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.sniff(fileAt: path, size: downloaded.bytes) }
-                facts.dimensions = sniffed.description.flatMap(Dimensions.init(libmagicDescription:))
-                return (sniffed.mime, try Self.leadingBytes(ofFileAt: path),
-                        sniffed.mime == "image/gif" ? GIFFrames.count(ofFileAt: path) : nil)
+                let mime = try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.mimeType(ofFileAt: path, size: downloaded.bytes) }
+                return (mime, try Self.leadingBytes(ofFileAt: path),
+                        mime == "image/gif" ? GIFFrames.count(ofFileAt: path) : nil)
             }
         } catch {
             return .failed(facts, .writeError, "cannot read the downloaded file: \(error.message); \(DiagnosticCode.writeError.fix)")

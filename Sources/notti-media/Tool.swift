@@ -24,11 +24,6 @@ enum Tool {
             // Before any thread starts (threads inherit the blocked signals); --help and --version need none.
             Signals.install()
             raiseOpenFileLimit()
-            if options.command != .merge && DecodeWorker.locate() == nil {
-                // Said once, not per file: a broken install decodes nothing, and no verdict may look like a decoder's.
-                Console.err("notti-media: warning: the decode worker notti-media-decode is not installed beside notti-media "
-                    + "(or in ../lib/notti-media): files are not decoded, media.decoded is null")
-            }
             let status: Int32
             switch options.command {
             case .process: status = ProcessCommand(options: options).run()

@@ -175,22 +175,6 @@ import Testing
 @Suite struct DimensionsTests {
     let server = TestServer.shared
 
-    @Test(arguments: [
-        ("PNG image data, 48 x 48, 4-bit colormap, non-interlaced", 48, 48),
-        ("JPEG image data, JFIF standard 1.01, aspect ratio, density 1x1, segment length 16, baseline, precision 8, 64x48, components 3", 64, 48),
-        ("GIF image data, version 89a, 32 x 32", 32, 32),
-        ("RIFF (little-endian) data, Web/P image, VP8 encoding, 320x160, Scaling: [none]x[none], YUV color", 320, 160),
-        ("PC bitmap, Windows 3.x format, 16 x 16 x 24, image size 768", 16, 16),
-    ])
-    func aDescriptionStatesTheSize(description: String, width: Int, height: Int) {
-        #expect(Dimensions(libmagicDescription: description) == Dimensions(width: width, height: height))
-    }
-
-    @Test func noSizeWhereLibmagicStatesNone() {
-        #expect(Dimensions(libmagicDescription: "ISO Media, MP4 Base Media v1 [ISO 14496-12:2003]") == nil)
-        #expect(Dimensions(libmagicDescription: "ISO Media, HEIF Image HEVC Main or Main Still Picture Profile") == nil)
-    }
-
     @Test(arguments: [("logo.png", 48, 48), ("photo.jpg", 64, 48), ("spinner.gif", 32, 32), ("badge.webp", 48, 48)])
     func theReportGivesTheFixturesRealSize(file: String, width: Int, height: Int) throws {
         let run = try ProcessRun.fetch(server.url("/media/\(file)"))

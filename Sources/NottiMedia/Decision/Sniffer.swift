@@ -38,26 +38,6 @@ package final class Sniffer {
         try withMapping(ofFileAt: path, size: size) { bytes throws(SnifferError) in try mimeType(of: bytes) }
     }
 
-    /// The MIME type of the file at `path` and, for an image, libmagic's description
-    /// of it (`PNG image data, 48 x 48, ...`, where the size is), else nil.
-    package func sniff(fileAt path: String, size: Int) throws(SnifferError) -> (mime: String, description: String?) {
-        try withMapping(ofFileAt: path, size: size) { bytes throws(SnifferError) in
-            let mime = try mimeType(of: bytes)
-            guard mime.hasPrefix("image/") else { return (mime, nil) }
-            // The same database read without MAGIC_MIME_TYPE; the flags go back at once. Only the
-            // head of the file: a picture's size is in its header (a JPEG's frame header comes
-            // after its EXIF and ICC segments, within 256 KiB). The pass costs a single 5 MiB
-            // `process` 1.2 MiB of peak RSS (16.1 -> 17.4 MiB, 7 runs), the description
-            // tests' share of libmagic's mapped database, whatever the file's size.
-            magic_setflags(cookie, MAGIC_ERROR)
-            defer { magic_setflags(cookie, MAGIC_MIME_TYPE | MAGIC_ERROR) }
-            return (mime, try result(of: UnsafeRawBufferPointer(rebasing: bytes.prefix(Self.describedBytes))))
-        }
-    }
-
-    /// How much of an image the description reads.
-    private static let describedBytes = 256 * 1024
-
     private func withMapping<T>(
         ofFileAt path: String, size: Int, _ body: (UnsafeRawBufferPointer) throws(SnifferError) -> T
     ) throws(SnifferError) -> T {

@@ -35,9 +35,21 @@ package final class DecodeWorker: @unchecked Sendable {
         if let running { Self.stop(running) }
     }
 
+    /// Whether the process has said that there is no worker.
+    private static let saidMissing = Guarded(false)
+
+    /// A broken install decodes nothing: said once on stderr, on the first file that needed decoding, so
+    /// that no null `media.decoded` looks like a decoder's verdict.
+    private static func sayMissingOnce() {
+        guard saidMissing.withLock({ (said: inout Bool) in defer { said = true }; return !said }) else { return }
+        let line = "notti-media: warning: the decode worker notti-media-decode is not installed beside notti-media "
+            + "(or in ../lib/notti-media): files are not decoded, media.decoded is null\n"
+        _ = Array(line.utf8).withUnsafeBytes { writeAll(STDERR_FILENO, $0) }
+    }
+
     /// `$NOTTI_MEDIA_DECODER`, else `notti-media-decode` in the running executable's folder (a build),
     /// else in `../lib/notti-media/` from it (the package: /usr/lib/notti-media).
-    package static func locate() -> String? {
+    static func locate() -> String? {
         if let named = getenv("NOTTI_MEDIA_DECODER").map({ String(cString: $0) }), !named.isEmpty {
             return access(named, X_OK) == 0 ? named : nil
         }
@@ -62,7 +74,11 @@ package final class DecodeWorker: @unchecked Sendable {
     /// What the phone's decoder makes of the file at `path` (sniffed as `mime`), or nil when its type is not
     /// one phones decode as media, or there is no worker. The same content (`sha256`) is decoded once.
     package func decode(fileAt path: String, mime: String, sha256: String?, within seconds: Double) -> DecodedMedia? {
-        guard executable != nil, DecodedMedia.kind(ofMime: mime) != nil else { return nil }
+        guard DecodedMedia.kind(ofMime: mime) != nil else { return nil }
+        guard executable != nil else {
+            Self.sayMissingOnce()
+            return nil
+        }
         lock.lock()
         defer { lock.unlock() }
         if let sha256, let known = answers[sha256] { return known }

@@ -180,7 +180,7 @@ public struct MediaFacts: Sendable {
         get { storage.box.fields.sniffedMime }
         set { storage.unique().fields.sniffedMime = newValue }
     }
-    /// The picture's size, where libmagic's description of the file states it.
+    /// The picture's or video's size, as the decoder reads it (SPEC 15, 17).
     public var dimensions: Dimensions? {
         get { storage.box.fields.dimensions }
         set { storage.unique().fields.dimensions = newValue }
