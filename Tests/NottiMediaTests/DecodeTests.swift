@@ -239,6 +239,32 @@ import Testing
         #expect(!DecodeTests.Records.codes(records.ios).contains("large_bitmap"), "an Android finding")
     }
 
+    /// A worker that never answers (a stand-in named by `NOTTI_MEDIA_DECODER` that sleeps) is killed at the
+    /// record's deadline: the file is `undecodable_media`, the run ends on time, and nothing is left running.
+    @Test func aWorkerThatHangsIsKilledAtTheRecordsDeadline() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let marker = "notti-hang-\(UUID().uuidString.prefix(8))"
+        let hanging = folder.appendingPathComponent("hanging-decoder").path
+        try "#!/bin/sh\nexec python3 -c 'import time; time.sleep(30)' \(marker)\n".write(toFile: hanging, atomically: true, encoding: .utf8)
+        chmod(hanging, 0o755)
+        let url = DecodeTests.server.url("/media/photo.jpg")
+        let payload = #"{"aps": {"alert": "hi", "mutable-content": 1}, "notification_id": "n", "notti_image_url": "\#(url)"}"#
+        let out = folder.appendingPathComponent("out")
+        let result = try CLI.run(["process", "-", "--report", "--cacert", Paths.testCA, "--out", out.path, "--timeout", "2"],
+                                 stdin: payload, environment: ["NOTTI_MEDIA_DECODER": hanging])
+        let message = (result.json["diagnostics"] as? [[String: Any]] ?? []).first { $0["code"] as? String == "undecodable_media" }?["message"]
+        #expect((message as? String)?.contains("the decoder stopped: it did not answer within 2 s") == true, "\(result.stdout.prefix(600))")
+        #expect(result.json["outcome"] as? String == "attached", "iOS attaches without reading the bytes")
+        #expect(result.seconds < 6, "killed at the deadline: \(result.seconds) s")
+        let left = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { entry in
+            guard Int32(entry) != nil, let command = try? String(contentsOfFile: "/proc/\(entry)/cmdline", encoding: .utf8) else { return false }
+            return command.contains(marker)
+        }
+        #expect(left.isEmpty, "the hung worker was killed")
+        OutFolder.expectHoldsExactly(out, namedBy: [result.json])
+    }
+
     @Test func aWorkerKilledMidRunCostsOneFileAndIsStartedAgain() throws {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
