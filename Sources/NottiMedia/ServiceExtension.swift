@@ -224,7 +224,11 @@ public final class ServiceExtension {
         facts.bytes = downloaded.bytes
         facts.sha256 = downloaded.sha256
         // The decoder's facts (SPEC 17), the dimensions among them: the stored pixel grid of a picture or video.
-        if let decoded = source.withPath({ decoder.decode(fileAt: $0, mime: sniffedMime, sha256: downloaded.sha256, within: policy.timeoutSeconds) }) {
+        // The working file's path is held for the open alone (placing waits on it), not for the decode.
+        if let decoded = decoder.decode(
+            opening: { source.withPath { open($0, O_RDONLY | O_CLOEXEC) } }, mime: sniffedMime, sha256: downloaded.sha256,
+            within: policy.timeoutSeconds)
+        {
             facts.decoded = decoded
             facts.dimensions = decoded.dimensions
         }

@@ -206,6 +206,13 @@ import Testing
         }
     }
 
+    /// Whether process `worker` has a descriptor open on a file in `folder`.
+    static func holdsAFile(in folder: String, worker: Int32) -> Bool {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(worker)/fd")) ?? []).contains { entry in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(worker)/fd/\(entry)"))?.hasPrefix(folder + "/") == true
+        }
+    }
+
     /// A grey PNG of `side`×`side` pixels, made with zlib (Python's): 9000×9000 decodes to 324 MB.
     static func largePNG(side: Int, at path: String) throws {
         let script = """
@@ -283,10 +290,11 @@ import Testing
             ["check", "-", "--format", "json", "--jobs", "1", "--cacert", Paths.testCA, "--out", out.path],
             stdin: payloads.joined(separator: "\n"), holdStdinOpen: false,
             whileRunning: { pid in
-                // The first file to decode starts the worker: kill it as soon as it is there.
+                // Kill the worker while it reads the first file: once it holds a descriptor of a file in --out
+                // (the download's working file, passed to it), decoding the 81-megapixel picture.
                 let give = Date().addingTimeInterval(30)
                 while killed == nil && Date() < give {
-                    if let worker = Self.workers(of: pid).first {
+                    if let worker = Self.workers(of: pid).first(where: { Self.holdsAFile(in: out.path, worker: $0) }) {
                         kill(worker, SIGKILL)
                         killed = worker
                         seen.insert(worker)

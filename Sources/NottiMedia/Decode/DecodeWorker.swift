@@ -74,17 +74,24 @@ package final class DecodeWorker: @unchecked Sendable {
     /// What the phone's decoder makes of the file at `path` (sniffed as `mime`), or nil when its type is not
     /// one phones decode as media, or there is no worker. The same content (`sha256`) is decoded once.
     package func decode(fileAt path: String, mime: String, sha256: String?, within seconds: Double) -> DecodedMedia? {
+        decode(opening: { open(path, O_RDONLY | O_CLOEXEC) }, mime: mime, sha256: sha256, within: seconds)
+    }
+
+    /// As `decode(fileAt:)`, for a file `open` opens (returning a descriptor, or -1): called only when the
+    /// type is one phones decode, and before the wait for the worker, so that whatever the caller holds
+    /// to name the file (a working file's lock) is held for the open alone, not for other files' decodes.
+    package func decode(opening open: () -> Int32, mime: String, sha256: String?, within seconds: Double) -> DecodedMedia? {
         guard DecodedMedia.kind(ofMime: mime) != nil else { return nil }
         guard executable != nil else {
             Self.sayMissingOnce()
             return nil
         }
+        let descriptor = open()
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
         lock.lock()
         defer { lock.unlock() }
         if let sha256, let known = answers[sha256] { return known }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
         let answer = ask(mime: mime, descriptor: descriptor, milliseconds: max(1, Int(seconds * 1000)))
         if let sha256 { answers[sha256] = answer }
         return answer
@@ -92,11 +99,22 @@ package final class DecodeWorker: @unchecked Sendable {
 
     /// One request and its answer, starting the worker if it is not running. Called under `lock`.
     private func ask(mime: String, descriptor: Int32, milliseconds: Int) -> DecodedMedia? {
-        guard let worker = running ?? start() else { return nil }
-        running = worker
         let request = Array(mime.utf8)
-        let sent = request.withUnsafeBytes { CDescriptorShim_send(worker.socket, $0.baseAddress, $0.count, descriptor) }
-        guard sent == request.count else { return stopped(worker, mime: mime, why: "it was gone (\(Errno(errno).message))") }
+        func send(to worker: (pid: pid_t, socket: Int32)) -> Bool {
+            request.withUnsafeBytes { CDescriptorShim_send(worker.socket, $0.baseAddress, $0.count, descriptor) } == request.count
+        }
+        guard var worker = running ?? start() else { return nil }
+        running = worker
+        if !send(to: worker) {
+            // A worker that ended while idle (killed between files) read nothing of this one: it costs
+            // no file. Another takes the request; only if that one cannot either is this file lost.
+            Self.stop(worker)
+            running = nil
+            guard let fresh = start() else { return nil }
+            worker = fresh
+            running = worker
+            guard send(to: worker) else { return stopped(worker, mime: mime, why: "it was gone (\(Errno(errno).message))") }
+        }
         var ready = pollfd(fd: worker.socket, events: Int16(POLLIN), revents: 0)
         let deadline = MonotonicInstant.now + .milliseconds(milliseconds)
         while true {
