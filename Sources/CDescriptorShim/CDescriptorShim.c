@@ -4,16 +4,21 @@
 #include <string.h>
 #include <sys/socket.h>
 
-ssize_t CDescriptorShim_send(int socket, const void *bytes, size_t length, int descriptor) {
-    char control[CMSG_SPACE(sizeof(int))];
+ssize_t CDescriptorShim_send(int socket, const void *bytes, size_t length, const int *descriptors, int count) {
+    if (count < 1 || count > CDESCRIPTORSHIM_MAX) {
+        errno = EINVAL;
+        return -1;
+    }
+    char control[CMSG_SPACE(sizeof(int) * CDESCRIPTORSHIM_MAX)];
     memset(control, 0, sizeof control);
     struct iovec part = {.iov_base = (void *)bytes, .iov_len = length};
-    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control};
+    struct msghdr message = {
+        .msg_iov = &part, .msg_iovlen = 1, .msg_control = control, .msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)count)};
     struct cmsghdr *header = CMSG_FIRSTHDR(&message);
     header->cmsg_level = SOL_SOCKET;
     header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(header), &descriptor, sizeof(int));
+    header->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)count);
+    memcpy(CMSG_DATA(header), descriptors, sizeof(int) * (size_t)count);
     ssize_t sent;
     do {
         sent = sendmsg(socket, &message, MSG_NOSIGNAL);

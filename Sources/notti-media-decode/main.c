@@ -6,10 +6,15 @@
 // restarts when it crashes or outlives a record's deadline.
 //
 // Protocol, on descriptor 3 (a SOCK_SEQPACKET socket): each request is one
-// message, the sniffed MIME type as text, carrying the file's descriptor
-// (SCM_RIGHTS); each answer is one message, a JSON object (reply.h). The worker
-// exits when the socket closes.
+// message carrying descriptors (SCM_RIGHTS), each answer one message, a JSON
+// object (reply.h). A decode request is the sniffed MIME type as text, with the
+// file's descriptor. A render request (the preview's pictures) is the lines
+// "render", the MIME type, the rows a cut file draws ("-": all) and the
+// renditions' names separated by spaces, with the file's descriptor and then
+// one descriptor per rendition to write it to. The worker opens no path of its
+// own; it exits when the socket closes.
 #define _GNU_SOURCE
+#include "render.h"
 #include "reply.h"
 
 #include <dlfcn.h>
@@ -30,23 +35,51 @@
 
 enum { CHANNEL = 3 };
 
-/// Reads one request: the MIME type into `mime`, the descriptor into *fd (-1 when none came).
-/// Returns 0 when the tool closed the socket, -1 on an error, 1 for a request.
-static int receive(char *mime, size_t size, int *fd) {
-    char control[CMSG_SPACE(sizeof(int))];
-    struct iovec part = {.iov_base = mime, .iov_len = size - 1};
+enum { MOST_DESCRIPTORS = 8 };
+
+/// Reads one request: its text into `text`, its descriptors into `fds` (at most
+/// MOST_DESCRIPTORS), their number into *count. Returns 0 when the tool closed the
+/// socket, -1 on an error, 1 for a request.
+static int receive(char *text, size_t size, int *fds, int *count) {
+    char control[CMSG_SPACE(sizeof(int) * MOST_DESCRIPTORS)];
+    struct iovec part = {.iov_base = text, .iov_len = size - 1};
     struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control};
     ssize_t length;
     do {
         length = recvmsg(CHANNEL, &message, MSG_CMSG_CLOEXEC);
     } while (length < 0 && errno == EINTR);
     if (length <= 0) return (int)length;
-    mime[length] = 0;
-    *fd = -1;
+    text[length] = 0;
+    *count = 0;
     for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
-        if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS) memcpy(fd, CMSG_DATA(header), sizeof(int));
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        size_t carried = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < carried; i++) {
+            int fd;
+            memcpy(&fd, CMSG_DATA(header) + i * sizeof(int), sizeof(int));
+            if (*count < MOST_DESCRIPTORS) {
+                fds[(*count)++] = fd;
+            } else {
+                close(fd);
+            }
+        }
     }
     return 1;
+}
+
+/// A render request's text, split in place: the MIME type, the drawn rows, the renditions' names.
+/// Returns the number of names, or -1 when the text is not a render request.
+static int parse_render(char *text, const char **mime, long *drawn_rows, char **names, int most) {
+    if (strncmp(text, "render\n", 7) != 0) return -1;
+    char *saved = NULL;
+    char *type = strtok_r(text + 7, "\n", &saved), *rows = strtok_r(NULL, "\n", &saved);
+    char *list = strtok_r(NULL, "\n", &saved);
+    if (!type || !rows || !list) return -1;
+    *mime = type;
+    *drawn_rows = strcmp(rows, "-") == 0 ? -1 : strtol(rows, NULL, 10);
+    int count = 0;
+    for (char *name = strtok_r(list, " ", &saved); name && count < most; name = strtok_r(NULL, " ", &saved)) names[count++] = name;
+    return count;
 }
 
 static void answer(const Reply *reply) {
@@ -112,27 +145,33 @@ int main(int argc, char **argv) {
     vips_cache_set_max_mem(0);
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, count_warning, NULL);
 
-    char mime[256];
-    int fd = -1;
+    char text[512];
+    int fds[MOST_DESCRIPTORS], count = 0;
     int status;
-    while ((status = receive(mime, sizeof mime, &fd)) > 0) {
+    while ((status = receive(text, sizeof text, fds, &count)) > 0) {
         Reply reply;
         reply_begin(&reply);
-        if (fd < 0) {
-            reply_string(&reply, "status", "not_decoded");
-            reply_string(&reply, "detail", "no file came with the request");
-            reply_end(&reply);
+        const char *mime = text;
+        long drawn_rows = -1;
+        char *names[MOST_DESCRIPTORS];
+        int rendering = strncmp(text, "render\n", 7) == 0;
+        int renditions = rendering ? parse_render(text, &mime, &drawn_rows, names, MOST_DESCRIPTORS - 1) : 0;
+        if (count < 1 || (rendering && renditions != count - 1)) {
+            reply_string(&reply, "status", rendering ? "failed" : "not_decoded");
+            reply_string(&reply, "detail", count < 1 ? "no file came with the request" : "one descriptor for each rendition is needed");
         } else {
             char path[64];
-            snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-            if (strncmp(mime, "image/", 6) == 0) {
+            snprintf(path, sizeof path, "/proc/self/fd/%d", fds[0]);
+            if (rendering) {
+                render_picture(path, mime, drawn_rows, names, fds + 1, renditions, &reply);
+            } else if (strncmp(mime, "image/", 6) == 0) {
                 decode_picture(path, mime, &reply);
             } else {
                 decode_stream(path, mime, &reply);
             }
-            reply_end(&reply);
-            close(fd);
         }
+        reply_end(&reply);
+        for (int i = 0; i < count; i++) close(fds[i]);
         answer(&reply);
         vips_error_clear();
     }

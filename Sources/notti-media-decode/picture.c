@@ -3,6 +3,7 @@
 // every byte, so a cut is still seen), under libvips's `fail_on` levels: a
 // file that fails on truncation ends early; one that reads to its end but fails
 // on errors is data that is not what it claims.
+#include "picture.h"
 #include "reply.h"
 
 #include <string.h>
@@ -15,14 +16,12 @@ static const double header_only_pixels = 100000000.0;
 /// quarter of a full decode's time.
 static const int decode_side = 256;
 
-typedef enum { NONE, JPEG, PNG, GIF, WEBP, BMP, TIFF, HEIF } Loader;
-
 /// The decoders' warnings since it was last reset, counted by main.c's log handler.
 extern int warnings;
 /// Opens libvips's module `name` (`vips-heif`), registering its loaders; 1 when it is there.
 int load_module(const char *name);
 
-static Loader loader_for(const char *mime) {
+Loader loader_for(const char *mime) {
     if (!strcmp(mime, "image/jpeg")) return JPEG;
     if (!strcmp(mime, "image/png")) return PNG;
     if (!strcmp(mime, "image/gif")) return GIF;
@@ -47,10 +46,7 @@ static const char *format_name(Loader loader) {
     }
 }
 
-/// Opens `path` with the loader of its sniffed type only (never libvips's guess: no
-/// SVG, PDF or other loader a phone does not have reads these bytes), `shrink` 1, 2,
-/// 4 or 8 for JPEG, failing at `fail_on`.
-static VipsImage *load(const char *path, Loader loader, int shrink, VipsFailOn fail_on) {
+VipsImage *load(const char *path, Loader loader, int shrink, VipsFailOn fail_on) {
     VipsImage *image = NULL;
     int failed = -1;
     static int heif = 0, magick = 0;

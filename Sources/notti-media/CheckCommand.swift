@@ -58,10 +58,12 @@ struct CheckCommand {
         let pipeline: CheckPipeline
         do {
             format = try Self.makeFormat(options, scratch: scratch)
+            // One decode worker for the run: the downloads' verdicts and the page's pictures.
+            let decoder = DecodeWorker()
             preview = try options.htmlPath.map { path in
                 try HTMLPreview(
                     path: path, spool: scratch.makeSpool("the --html page"), context: PreviewContext(options: options),
-                    errorsOnly: options.errorsOnly)
+                    decoder: decoder, errorsOnly: options.errorsOnly)
             }
             let renderer = format.renderer
             var configuration = CheckPipeline.Configuration(
@@ -74,6 +76,7 @@ struct CheckCommand {
             if let hostConnections = options.hostConnections { configuration.hostConnections = hostConnections }
             configuration.cache = Tool.openCache(options)
             configuration.platforms = options.platforms
+            configuration.decoder = decoder
             pipeline = try CheckPipeline(configuration)
         } catch let error as ServiceExtensionError {
             return Tool.report(LocalError(error.message))

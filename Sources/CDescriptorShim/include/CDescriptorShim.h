@@ -1,4 +1,4 @@
-// Why this shim exists: passing a descriptor over a Unix socket (SCM_RIGHTS)
+// Why this shim exists: passing descriptors over a Unix socket (SCM_RIGHTS)
 // takes the CMSG_* macros, which Swift cannot call.
 #ifndef CDESCRIPTORSHIM_H
 #define CDESCRIPTORSHIM_H
@@ -6,8 +6,12 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-// Sends `length` bytes as one message on `socket`, carrying a copy of `descriptor`.
-// Returns what sendmsg returns (-1 with errno set on failure); never raises SIGPIPE.
-ssize_t CDescriptorShim_send(int socket, const void *bytes, size_t length, int descriptor);
+/// The most descriptors one message carries: a file and the renditions drawn from it.
+#define CDESCRIPTORSHIM_MAX 8
+
+// Sends `length` bytes as one message on `socket`, carrying copies of the `count`
+// descriptors at `descriptors` (at most CDESCRIPTORSHIM_MAX). Returns what sendmsg
+// returns (-1 with errno set on failure); never raises SIGPIPE.
+ssize_t CDescriptorShim_send(int socket, const void *bytes, size_t length, const int *descriptors, int count);
 
 #endif

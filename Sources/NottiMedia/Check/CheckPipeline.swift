@@ -21,6 +21,8 @@ public final class CheckPipeline: @unchecked Sendable {
         public var cancellation: Cancellation?
         /// `--cache`: stored verdicts to revalidate, shared by the fetch workers.
         package var cache: RevalidationCache?
+        /// The run's decode worker, shared with whoever else draws from it (the preview's pictures).
+        package var decoder = DecodeWorker()
         /// `--host-connections`: the most fetch workers that download from one host at once.
         public var hostConnections = 8
         /// `--platform`: the deliveries checked; an input with none of them is skipped.
@@ -101,7 +103,7 @@ public final class CheckPipeline: @unchecked Sendable {
         }
         var fetchers: [Handoff<ServiceExtension>] = []
         let probes = ForwardSecrecyProbes()
-        let decoder = DecodeWorker()
+        let decoder = configuration.decoder
         for _ in 0..<jobs {
             fetchers.append(Handoff(value: try ServiceExtension(
                 options: configuration.options, selection: configuration.selection,

@@ -92,55 +92,91 @@ package final class DecodeWorker: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let sha256, let known = answers[sha256] { return known }
-        let answer = ask(mime: mime, descriptor: descriptor, milliseconds: max(1, Int(seconds * 1000)))
+        let answer: DecodedMedia?
+        switch ask(Array(mime.utf8), descriptors: [descriptor], milliseconds: max(1, Int(seconds * 1000))) {
+        case .success(let json): answer = DecodedMedia(answer: json, mime: mime)
+        // A worker that never started read nothing: the file is not decoded (as without one), not lost.
+        case .failure(let stopped): answer = stopped.started ? DecodedMedia.stopped(stopped.why, mime: mime) : nil
+        }
         if let sha256 { answers[sha256] = answer }
         return answer
     }
 
-    /// One request and its answer, starting the worker if it is not running. Called under `lock`.
-    private func ask(mime: String, descriptor: Int32, milliseconds: Int) -> DecodedMedia? {
-        let request = Array(mime.utf8)
-        func send(to worker: (pid: pid_t, socket: Int32)) -> Bool {
-            request.withUnsafeBytes { CDescriptorShim_send(worker.socket, $0.baseAddress, $0.count, descriptor) } == request.count
+    /// Draws the picture read from `source` (sniffed as `mime`) as each of `renditions`, the i-th written as
+    /// a JPEG to `outputs[i]` (the preview's pictures, SPEC 17). `drawnRows`: the rows a cut file draws (the
+    /// rest is drawn grey); nil when it draws them all.
+    /// - Returns: nil when they are drawn, else why not.
+    package func render(
+        source: Int32, mime: String, drawnRows: Int?, renditions: [String], outputs: [Int32], within seconds: Double
+    ) -> String? {
+        guard executable != nil else {
+            Self.sayMissingOnce()
+            return "the decode worker is not installed"
         }
-        guard var worker = running ?? start() else { return nil }
+        let request = "render\n\(mime)\n\(drawnRows.map(String.init) ?? "-")\n\(renditions.joined(separator: " "))"
+        lock.lock()
+        defer { lock.unlock() }
+        switch ask(Array(request.utf8), descriptors: [source] + outputs, milliseconds: max(1, Int(seconds * 1000))) {
+        case .success(let json):
+            return json["status"]?.stringValue == "rendered" ? nil : json["detail"]?.stringValue ?? "the decoder could not draw it"
+        case .failure(let stopped):
+            return "the decoder stopped: \(stopped.why)"
+        }
+    }
+
+    /// Why the worker gave no answer: it was stopped (and the next request starts another), or none started.
+    private struct Stopped: Error {
+        let why: String
+        var started = true
+    }
+
+    /// One request and its answer, starting the worker if it is not running. Called under `lock`.
+    private func ask(_ request: [UInt8], descriptors: [Int32], milliseconds: Int) -> Result<JSONValue, Stopped> {
+        func send(to worker: (pid: pid_t, socket: Int32)) -> Bool {
+            request.withUnsafeBytes { bytes in
+                descriptors.withUnsafeBufferPointer {
+                    CDescriptorShim_send(worker.socket, bytes.baseAddress, bytes.count, $0.baseAddress, Int32($0.count))
+                }
+            } == request.count
+        }
+        guard var worker = running ?? start() else { return .failure(Stopped(why: "it could not be started", started: false)) }
         running = worker
         if !send(to: worker) {
             // A worker that ended while idle (killed between files) read nothing of this one: it costs
             // no file. Another takes the request; only if that one cannot either is this file lost.
             Self.stop(worker)
             running = nil
-            guard let fresh = start() else { return nil }
+            guard let fresh = start() else { return .failure(Stopped(why: "it could not be started", started: false)) }
             worker = fresh
             running = worker
-            guard send(to: worker) else { return stopped(worker, mime: mime, why: "it was gone (\(Errno(errno).message))") }
+            guard send(to: worker) else { return stopped(worker, why: "it was gone (\(Errno(errno).message))") }
         }
         var ready = pollfd(fd: worker.socket, events: Int16(POLLIN), revents: 0)
         let deadline = MonotonicInstant.now + .milliseconds(milliseconds)
         while true {
             let left = deadline - MonotonicInstant.now
             guard left > .zero else {
-                return stopped(worker, mime: mime, why: "it did not answer within \(NumberText.decimal(Double(milliseconds) / 1000)) s")
+                return stopped(worker, why: "it did not answer within \(NumberText.decimal(Double(milliseconds) / 1000)) s")
             }
             let polled = poll(&ready, 1, Int32(max(1, min(Int(Int32.max), Int(left / .milliseconds(1))))))
             if polled > 0 { break }
-            if polled < 0 && errno != EINTR { return stopped(worker, mime: mime, why: Errno(errno).message) }
+            if polled < 0 && errno != EINTR { return stopped(worker, why: Errno(errno).message) }
         }
         var buffer = [UInt8](repeating: 0, count: 16_384)
         let received = buffer.withUnsafeMutableBytes { recv(worker.socket, $0.baseAddress, $0.count, 0) }
-        guard received > 0 else { return stopped(worker, mime: mime, why: "it ended") }
+        guard received > 0 else { return stopped(worker, why: "it ended") }
         guard let answer = try? JSONParser.parse(Array(buffer[..<received])) else {
-            return stopped(worker, mime: mime, why: "its answer was not JSON")
+            return stopped(worker, why: "its answer was not JSON")
         }
-        return DecodedMedia(answer: answer, mime: mime)
+        return .success(answer)
     }
 
-    /// The worker is gone or stuck: stop it for good (the next file starts another) and say why.
-    private func stopped(_ worker: (pid: pid_t, socket: Int32), mime: String, why: String) -> DecodedMedia? {
+    /// The worker is gone or stuck: stop it for good (the next request starts another) and say why.
+    private func stopped(_ worker: (pid: pid_t, socket: Int32), why: String) -> Result<JSONValue, Stopped> {
         let status = Self.stop(worker)
         running = nil
         let signal = status.map { ($0 & 0x7f) != 0 && ($0 & 0x7f) != 0x7f ? " (signal \($0 & 0x7f))" : "" } ?? ""
-        return DecodedMedia.stopped(why + signal, mime: mime)
+        return .failure(Stopped(why: why + signal))
     }
 
     /// Closes the socket (a live worker then exits on its own), kills what is left and reaps it.

@@ -77,7 +77,7 @@ enum OptionTable {
         OptionSpec("summary-only", [.check, .merge], help: ["print only the summary (text or json)"]) { options, _ in options.summaryOnly = true },
         OptionSpec("errors-only", [.check, .merge], help: ["text: list errors only, not warnings"]) { options, _ in options.errorsOnly = true },
         OptionSpec("html", value: "FILE", [.check], expects: "FILE, the preview page to write",
-                   help: ["also write a preview page: every push drawn as the phone shows", "it, media in FILE-without-extension-media/ (works offline)"]) { options, text throws(UsageError) in
+                   help: ["also write a preview page: every push drawn as the phone shows", "it, its pictures drawn into FILE-without-extension-media/ (works offline)"]) { options, text throws(UsageError) in
             guard !text.isEmpty else { throw UsageError("--html expects FILE, the preview page to write") }
             try FileTarget.check(text, option: "html")
             options.htmlPath = text

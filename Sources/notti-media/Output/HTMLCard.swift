@@ -1,17 +1,20 @@
 import NottiMedia
 
-/// One payload drawn as an iOS notification banner, with the expanded
-/// (long-press) view and, for a failure, why. Runs on worker threads.
+/// One payload drawn as its phone's notification (an iOS banner with its expanded,
+/// long-press view; an Android notification with its big picture) and, for a
+/// failure, why. Pictures are the renditions `PreviewPictures` drew; a video or a
+/// sound is described, not copied beside the page.
 ///
 /// Every string from a payload is untrusted: it is escaped, never interpreted.
 struct HTMLCard: Sendable {
-    /// The folder beside the page that holds the media, e.g. `report-media`.
+    /// The folder beside the page that holds the renditions, e.g. `report-media`.
     let mediaFolderName: String
 
     /// Codes after which iOS never runs the extension: the push shows, its media never does.
     static let extensionSkipped: Set<DiagnosticCode> = [.mutableContentMissing, .noAlert]
 
-    func render(_ report: Report) -> String {
+    /// - Parameter drawn: the renditions of the attached picture; nil when the card shows none.
+    func render(_ report: Report, drawn: PreviewPictures.Drawn? = nil) -> String {
         let content = report.content
         let title = content?["title"]?.stringValue
         let subtitle = content?["subtitle"]?.stringValue
@@ -46,16 +49,17 @@ struct HTMLCard: Sendable {
             html += "<p class=\"body empty\">(no alert text: iOS shows nothing, and the extension does not run)</p>\n"
         }
         html += "</div>\n"
-        if let shown, android {
+        let decoded = shown.flatMap { shown in report.media.all.first { $0.sha256 == shown.sha256 }?.decoded }
+        if shown != nil, android {
             // Android draws the big picture below the text, across the notification.
-            html += "<img class=\"big-picture\" src=\"\(source(shown))\" alt=\"\(markupEscape(label))\">\n"
+            html += bigPicture(drawn, label: label)
         } else if let shown {
-            html += thumbnail(shown, label: label)
+            html += thumbnail(shown, drawn: drawn, decoded: decoded, label: label)
         }
         html += "</div>\n"
         if let shown, !android {
             html += "<details class=\"expanded\"><summary>Expanded view (long press)</summary>\n<div class=\"large\">"
-            html += fullMedia(shown, label: label)
+            html += fullMedia(shown, drawn: drawn, decoded: decoded, label: label)
             html += "</div>\n"
             if let title { html += "<h3 class=\"title\">\(markupEscape(title))</h3>\n" }
             if let subtitle { html += "<p class=\"subtitle\">\(markupEscape(subtitle))</p>\n" }
@@ -140,14 +144,14 @@ struct HTMLCard: Sendable {
         }
     }
 
-    /// The attachment's file beside the page: named by hash, never by anything in the payload.
-    private func source(_ attachment: Attachment) -> String {
-        "\(markupEscape(mediaFolderName))/\(markupEscape(String(attachment.filePath.split(separator: "/").last ?? "")))"
+    /// A rendition beside the page: named by content hash, never by anything in the payload.
+    private func source(_ name: String) -> String {
+        "\(markupEscape(mediaFolderName))/\(markupEscape(name))"
     }
 
     /// What a browser can draw of the bytes: by what they are (the sniffed MIME type), not
     /// by the name the SDK gave them (an mp3 attached as .jpg is no picture).
-    private func drawn(_ attachment: Attachment) -> MediaType.Kind? {
+    private static func drawnKind(_ attachment: Attachment) -> MediaType.Kind? {
         let mime = attachment.mimeType
         if mime.hasPrefix("image/") { return .image }
         if mime.hasPrefix("video/") { return .video }
@@ -155,27 +159,67 @@ struct HTMLCard: Sendable {
         return nil
     }
 
-    /// A file whose bytes are not of the kind it was attached as: the phone has nothing to draw.
-    private func undrawable(_ attachment: Attachment, label: String, thumb: Bool) -> String {
-        "<span class=\"\(thumb ? "thumb " : "")undrawable\" role=\"img\" aria-label=\"\(markupEscape(label))\">"
-            + "\(markupEscape(attachment.mimeType)) attached as .\(markupEscape(attachment.fileExtension)): nothing to draw</span>\n"
+    /// Whether the attachment is a picture attached as one: the card draws its renditions.
+    static func picture(_ attachment: Attachment) -> Bool {
+        attachment.kind == .image && drawnKind(attachment) == .image
     }
 
-    private func thumbnail(_ attachment: Attachment, label: String) -> String {
-        guard let kind = drawn(attachment), kind == attachment.kind else { return undrawable(attachment, label: label, thumb: true) }
-        return switch kind {
-        case .video: "<video class=\"thumb\" src=\"\(source(attachment))\" muted preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></video>\n"
-        case .audio: "<span class=\"thumb audio\" role=\"img\" aria-label=\"audio: \(markupEscape(label))\">&#9835;</span>\n"
-        default: "<img class=\"thumb\" src=\"\(source(attachment))\" alt=\"\(markupEscape(label))\">\n"
+    /// Nothing to draw, and why, where the picture would be.
+    private func undrawable(_ why: String, label: String, style: String) -> String {
+        "<span class=\"\(style) undrawable\" role=\"img\" aria-label=\"\(markupEscape(label))\">\(markupEscape(why))</span>\n"
+    }
+
+    private func mismatch(_ attachment: Attachment) -> String {
+        "\(attachment.mimeType) attached as .\(attachment.fileExtension): nothing to draw"
+    }
+
+    private func bigPicture(_ drawn: PreviewPictures.Drawn?, label: String) -> String {
+        if case .pictures(let names)? = drawn, let name = names[.androidAsStored] ?? names[.android] {
+            return "<img class=\"big-picture\" src=\"\(source(name))\" alt=\"\(markupEscape(label))\">\n"
+        }
+        if case .notDrawn(let why)? = drawn { return undrawable(why, label: label, style: "big-picture") }
+        return undrawable("nothing to draw", label: label, style: "big-picture")
+    }
+
+    /// A video's or a sound's facts, where the phone would show its player: the page does not copy the file.
+    private func streamFacts(_ decoded: DecodedMedia?, kind: MediaType.Kind) -> String {
+        var parts = [kind == .video ? "video" : "audio"]
+        if let decoded {
+            if let codec = decoded.videoCodec ?? decoded.audioCodec { parts.append(codec) }
+            if let width = decoded.width, let height = decoded.height { parts.append("\(width)×\(height)") }
+            if let seconds = decoded.durationSeconds { parts.append("\(NumberText.decimal((seconds * 10).rounded() / 10)) s") }
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    private func thumbnail(_ attachment: Attachment, drawn: PreviewPictures.Drawn?, decoded: DecodedMedia?, label: String) -> String {
+        guard let kind = Self.drawnKind(attachment), kind == attachment.kind else {
+            return undrawable(mismatch(attachment), label: label, style: "thumb")
+        }
+        switch (kind, drawn) {
+        case (.video, _):
+            return "<span class=\"thumb stream\" role=\"img\" aria-label=\"\(markupEscape(streamFacts(decoded, kind: .video))): \(markupEscape(label))\">&#9654;</span>\n"
+        case (.audio, _):
+            return "<span class=\"thumb stream\" role=\"img\" aria-label=\"audio: \(markupEscape(label))\">&#9835;</span>\n"
+        case (_, .pictures(let names)?) where names[.iosThumbnail] != nil:
+            return "<img class=\"thumb\" src=\"\(source(names[.iosThumbnail]!))\" alt=\"\(markupEscape(label))\">\n"
+        case (_, .notDrawn(let why)?): return undrawable(why, label: label, style: "thumb")
+        default: return undrawable("nothing to draw", label: label, style: "thumb")
         }
     }
 
-    private func fullMedia(_ attachment: Attachment, label: String) -> String {
-        guard let kind = drawn(attachment), kind == attachment.kind else { return undrawable(attachment, label: label, thumb: false) }
-        return switch kind {
-        case .video: "<video src=\"\(source(attachment))\" controls playsinline preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></video>"
-        case .audio: "<audio src=\"\(source(attachment))\" controls preload=\"metadata\" aria-label=\"\(markupEscape(label))\"></audio>"
-        default: "<img src=\"\(source(attachment))\" alt=\"\(markupEscape(label))\">"
+    private func fullMedia(_ attachment: Attachment, drawn: PreviewPictures.Drawn?, decoded: DecodedMedia?, label: String) -> String {
+        guard let kind = Self.drawnKind(attachment), kind == attachment.kind else {
+            return undrawable(mismatch(attachment), label: label, style: "")
+        }
+        switch (kind, drawn) {
+        case (.video, _), (.audio, _):
+            return "<p class=\"stream\">\(kind == .video ? "&#9654;" : "&#9835;") \(markupEscape(streamFacts(decoded, kind: kind)))"
+                + " <span class=\"muted\">(the page describes it; it keeps no copy of the file)</span></p>"
+        case (_, .pictures(let names)?) where names[.iosExpanded] != nil:
+            return "<img src=\"\(source(names[.iosExpanded]!))\" alt=\"\(markupEscape(label))\">"
+        case (_, .notDrawn(let why)?): return undrawable(why, label: label, style: "")
+        default: return undrawable("nothing to draw", label: label, style: "")
         }
     }
 

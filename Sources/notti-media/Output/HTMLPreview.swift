@@ -2,9 +2,10 @@ import Glibc
 import NottiMedia
 
 /// `check --html FILE`: a page that shows every push as the phone would, with
-/// its media in `FILE`-without-extension + `-media/` (one file per content
-/// hash, referenced relatively), so the two can be zipped and opened anywhere.
-/// No network resources: styles and the filter script are inline.
+/// its pictures in `FILE`-without-extension + `-media/` (small renditions of
+/// each attached picture as each phone draws it, named by content hash and
+/// referenced relatively; never the downloaded files), so the two can be zipped
+/// and opened anywhere. No network resources: styles and the filter script are inline.
 ///
 /// Cards stream to a spool in the run's scratch folder as records arrive (the
 /// header's totals are known only at the end), so memory stays flat.
@@ -14,21 +15,20 @@ final class HTMLPreview: @unchecked Sendable {
     let card: HTMLCard
     // Used by the writer thread only, then by `finish`.
     private let spool: Spool
-    private var copied: Set<String> = []
+    /// The renditions the cards show, drawn by the decode worker (writer thread).
+    private let pictures: PreviewPictures
     /// Which pushes get a card (writer thread).
     private var selection: CardSelection
     /// Files an earlier page stored in the media folder: what this page does not reference goes at the end.
     private let earlierMedia: Set<String>
     private var warned = 0
-    /// The first media file that could not be placed beside the page.
-    private var mediaFailure: String?
     /// What the header says about the run: when, which tool, profile, limits, options.
     private let context: PreviewContext
 
     /// Checks the page's path and makes its media folder (and the page's folder)
     /// before any download.
     /// - Throws: `UsageError` when `path` is a folder; `LocalError` when a folder cannot be made.
-    init(path: String, spool: Spool, context: PreviewContext, errorsOnly: Bool = false) throws {
+    init(path: String, spool: Spool, context: PreviewContext, decoder: DecodeWorker, errorsOnly: Bool = false) throws {
         selection = CardSelection(errorsOnly: errorsOnly)
         let page = FilePaths.standardized(path)
         try FileTarget.check(page, option: "html")
@@ -38,6 +38,7 @@ final class HTMLPreview: @unchecked Sendable {
             throw LocalError("--html: cannot create \(folder): \(error.message)")
         }
         earlierMedia = try Self.earlierMedia(in: folder)
+        pictures = PreviewPictures(folder: folder, decoder: decoder, earlier: earlierMedia)
         self.pagePath = page
         self.mediaFolder = folder
         self.card = HTMLCard(mediaFolderName: FilePaths.lastComponent(folder))
@@ -46,7 +47,8 @@ final class HTMLPreview: @unchecked Sendable {
     }
 
     /// What the media folder holds before the run: only files the tool names by
-    /// content hash (`<sha256>.<ext>`, regular files), which an earlier page stored.
+    /// content hash (renditions, `<sha256>-<rendition>.jpg`, or the downloaded files
+    /// pages of version 0.3 and earlier stored, `<sha256>.<ext>`), regular files.
     /// - Throws: `UsageError` when anything else is there: the folder is refused, never cleaned.
     private static func earlierMedia(in folder: String) throws(UsageError) -> Set<String> {
         var info = stat()
@@ -62,7 +64,7 @@ final class HTMLPreview: @unchecked Sendable {
         for name in names {
             var entry = stat()
             let isFile = lstat("\(folder)/\(name)", &entry) == 0 && entry.st_mode & S_IFMT == S_IFREG
-            guard isFile, isContentHashName(name) else {
+            guard isFile, PreviewPictures.isRenditionName(name) || isDownloadedFileName(name) else {
                 throw UsageError("--html: \(folder) holds \(name), which the tool did not put there; "
                     + "the page's media folder must hold only the page's media: move it away, or write the page elsewhere")
             }
@@ -70,31 +72,32 @@ final class HTMLPreview: @unchecked Sendable {
         return Set(names)
     }
 
-    /// `<64 hex digits>.<extension>`, as attachments are named.
-    private static func isContentHashName(_ name: String) -> Bool {
+    /// `<64 hex digits>.<extension>`, as attachments are named (and earlier pages stored them).
+    private static func isDownloadedFileName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
-        guard bytes.count > 65, bytes[64] == UInt8(ascii: "."),
-              bytes[..<64].allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return false }
+        guard bytes.count > 65, bytes[64] == UInt8(ascii: "."), PreviewPictures.isHash(name.prefix(64)) else { return false }
         return bytes[65...].allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) || (0x41...0x5A).contains($0) }
     }
 
-    /// Adds a record's card when the page keeps it, placing its media beside the
-    /// page the first time it is seen. Runs on the writer thread, in input order.
+    /// Adds a record's card when the page keeps it, drawing its picture the first time
+    /// its content is seen. Runs on the writer thread, in input order.
     func add(_ record: CheckRecord, report: Report) {
         if record.diagnostics.contains(where: { $0.severity == .warning }) { warned += 1 }
         guard selection.keeps(record) else { return }
-        let html = card.render(report)
-        for attachment in record.attachments where copied.insert(attachment.filePath).inserted {
-            let name = FilePaths.lastComponent(attachment.filePath)
-            let target = "\(mediaFolder)/\(name)"
-            // Named by content hash: a file already there holds the same bytes.
-            do {
-                try FilePaths.linkOrCopy(from: attachment.filePath, to: target)
-            } catch {
-                if mediaFailure == nil { mediaFailure = "cannot place \(name) in \(mediaFolder): \(error.message)" }
-            }
+        spool.writeLine(card.render(report, drawn: drawn(report)))
+    }
+
+    /// The renditions of the picture the card shows, as its platform draws it; nil when it shows no picture.
+    private func drawn(_ report: Report) -> PreviewPictures.Drawn? {
+        guard let shown = report.attachment, HTMLCard.picture(shown) else { return nil }
+        let decoded = report.media.all.first { $0.sha256 == shown.sha256 }?.decoded
+        let renditions: [PreviewPictures.Rendition] = if report.platform == .android {
+            // As the record's verdict says the phone decodes it: BitmapFactory ignores the orientation.
+            [report.diagnostics.contains { $0.code == .orientationIgnored } ? .androidAsStored : .android]
+        } else {
+            [.iosThumbnail, .iosExpanded]
         }
-        spool.writeLine(html)
+        return pictures.draw(shown, decoded: decoded, as: renditions)
     }
 
     /// Writes the page to a new file beside it, then renames it into place, so
@@ -102,10 +105,9 @@ final class HTMLPreview: @unchecked Sendable {
     /// on the way.
     /// - Throws: `LocalError` when the page or its media cannot be written.
     func finish(_ summary: CheckSummary) throws(LocalError) {
-        if let mediaFailure { throw LocalError("--html: \(mediaFailure)") }
+        if let failure = pictures.writeFailure { throw LocalError("--html: \(failure)") }
         // After the run the folder holds exactly what the page references.
-        let referenced = Set(copied.map(FilePaths.lastComponent))
-        for name in earlierMedia.subtracting(referenced) { unlink("\(mediaFolder)/\(name)") }
+        for name in earlierMedia.subtracting(pictures.referenced) { unlink("\(mediaFolder)/\(name)") }
         let folder = FilePaths.parent(pagePath)
         // Created exclusively with the user's usual mode (0666 less the umask), as the page will be.
         let temporary = "\(folder)/.notti-media-page-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).partial"
@@ -273,11 +275,12 @@ final class HTMLPreview: @unchecked Sendable {
         .body.empty { color: var(--muted); font-style: italic; }
         .thumb { flex: none; width: 38px; height: 38px; border-radius: 7px; object-fit: cover; background: var(--line); }
         .android .banner { flex-wrap: wrap; border-radius: 12px; }
-        .big-picture { flex-basis: 100%; width: 100%; max-height: 240px; object-fit: cover; border-radius: 8px; background: var(--line); }
+        .big-picture { flex-basis: 100%; width: 100%; aspect-ratio: 416 / 284; object-fit: cover; border-radius: 8px; background: var(--line); }
         .device { margin-left: 6px; font-size: 11px; color: var(--muted); }
-        .thumb.audio { display: grid; place-items: center; font-size: 22px; }
+        .thumb.stream { display: grid; place-items: center; font-size: 20px; }
+        .stream { margin: 8px 0 0; } .stream .muted { color: var(--muted); font-size: 12px; }
         .undrawable { display: grid; place-items: center; font-size: 9px; line-height: 1.1; text-align: center; overflow: hidden; color: var(--bad); }
-        .large .undrawable { font-size: 13px; padding: 1em; }
+        .large .undrawable, .big-picture.undrawable { font-size: 13px; padding: 1em; }
         .expanded { margin-top: 8px; }
         .expanded summary { cursor: pointer; color: var(--muted); font-size: 13px; }
         .large img, .large video { display: block; width: 100%; max-height: 420px; object-fit: contain; border-radius: 14px;

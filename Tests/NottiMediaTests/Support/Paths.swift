@@ -12,6 +12,14 @@ enum Paths {
     static let serverScript = packageRoot.appendingPathComponent("Tests/Support/https_server.py").path
 
     static func medium(_ name: String) -> String { media.appendingPathComponent(name).path }
+    /// A file under Tests/Fixtures, e.g. `decode/rotated-6.jpg`.
+    static func fixture(_ relative: String) -> String { fixtures.appendingPathComponent(relative).path }
+
+    /// The file's SHA-256 in hex, by coreutils' sha256sum (what the tool names content by).
+    static func sha256(ofFile path: String) throws -> String {
+        let result = try CLI.run(executable: "/usr/bin/sha256sum", [path])
+        return String(result.stdout.prefix(64))
+    }
 
     /// A new empty folder, removed by the caller's `defer`.
     static func temporaryFolder() -> URL {

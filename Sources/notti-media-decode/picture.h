@@ -1,0 +1,18 @@
+// Pictures through libvips: what the verdict (picture.c) and the preview's
+// renditions (render.c) share.
+#ifndef NOTTI_DECODE_PICTURE_H
+#define NOTTI_DECODE_PICTURE_H
+
+#include <vips/vips.h>
+
+typedef enum { NONE, JPEG, PNG, GIF, WEBP, BMP, TIFF, HEIF } Loader;
+
+/// The loader of a sniffed MIME type; NONE for types phones do not decode as pictures.
+Loader loader_for(const char *mime);
+
+/// Opens `path` with the loader of its sniffed type only (never libvips's guess: no
+/// SVG, PDF or other loader a phone does not have reads these bytes), `shrink` 1, 2,
+/// 4 or 8 for JPEG and WebP, failing at `fail_on`. Access is sequential: read once.
+VipsImage *load(const char *path, Loader loader, int shrink, VipsFailOn fail_on);
+
+#endif

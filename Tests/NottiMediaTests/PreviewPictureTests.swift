@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// SPEC 17's last paragraph: the preview draws each picture as each phone draws it, from
+/// the decoded pixels, into small renditions of its own; the downloaded files never go
+/// beside the page. Renditions are read back with libvips's own command-line tools.
+@Suite(.serialized) struct PreviewPictureTests {
+    static let server = DecodeTests.server
+
+    /// A `check --sdk auto --html` run over `lines`: the page's text and its media folder's names.
+    private func page(_ lines: [String]) throws -> (html: String, media: URL, names: Set<String>, folder: URL) {
+        let folder = Paths.temporaryFolder()
+        let page = folder.appendingPathComponent("report.html")
+        let result = try CLI.run(
+            ["check", "-", "--sdk", "auto", "--cacert", Paths.testCA, "--html", page.path, "--out", folder.appendingPathComponent("out").path],
+            stdin: lines.joined(separator: "\n") + "\n")
+        #expect(result.status == 0 || result.status == 1, "\(result.stderr)")
+        let media = folder.appendingPathComponent("report-media")
+        return (try String(contentsOf: page, encoding: .utf8), media, Set(Paths.contents(of: media)), folder)
+    }
+
+    private func notti(_ name: String) -> String {
+        payload(url: Self.server.url("/media/\(name)"))
+    }
+
+    private func size(_ path: URL) throws -> String {
+        let width = try CLI.run(executable: "/usr/bin/vipsheader", ["-f", "width", path.path]).stdout
+        let height = try CLI.run(executable: "/usr/bin/vipsheader", ["-f", "height", path.path]).stdout
+        return "\(width.trimmingCharacters(in: .whitespacesAndNewlines))x\(height.trimmingCharacters(in: .whitespacesAndNewlines))"
+    }
+
+    /// The pixel's red, green and blue.
+    private func pixel(_ path: URL, _ x: Int, _ y: Int) throws -> [Int] {
+        let result = try CLI.run(executable: "/usr/bin/vips", ["getpoint", path.path, String(x), String(y)])
+        return result.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    private func isRed(_ rgb: [Int]) -> Bool { rgb.count == 3 && rgb[0] > 200 && rgb[1] < 60 && rgb[2] < 60 }
+    private func isGrey(_ rgb: [Int]) -> Bool { rgb.count == 3 && rgb.allSatisfy { abs($0 - 128) <= 6 } }
+
+    @Test func eachPhoneDrawsThePictureItsOwnWay() throws {
+        // rotated-6.jpg stores its picture on its side (EXIF orientation 6): the colour bars run
+        // left to right as stored, red at the left; upright, red is at the top.
+        let (html, media, names, folder) = try page([
+            DecodeTests.request(Self.server.url("/media/rotated-6.jpg")), DecodeTests.request(Self.server.url("/media/photo.jpg")),
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rotated = try Paths.sha256(ofFile: Paths.fixture("decode/rotated-6.jpg"))
+        let photo = try Paths.sha256(ofFile: Paths.fixture("decode/photo.jpg"))
+        // Firebase's Android display code uses BitmapFactory: the rotated picture as stored, the plain one as it is.
+        #expect(names == [
+            "\(rotated)-ios-thumbnail.jpg", "\(rotated)-ios-expanded.jpg", "\(rotated)-android-as-stored.jpg",
+            "\(photo)-ios-thumbnail.jpg", "\(photo)-ios-expanded.jpg", "\(photo)-android.jpg",
+        ])
+        #expect(names.allSatisfy { html.contains("report-media/\($0)") }, "the page shows every rendition it stored")
+        func file(_ name: String) -> URL { media.appendingPathComponent(name) }
+
+        #expect(try size(file("\(rotated)-ios-thumbnail.jpg")) == "120x120", "the banner's square thumbnail")
+        #expect(try size(file("\(rotated)-ios-expanded.jpg")) == "240x320", "iOS turns the 320×240 picture upright")
+        #expect(try isRed(pixel(file("\(rotated)-ios-expanded.jpg"), 120, 3)))
+        // BigPictureStyle's centerCrop, 416 × 284 dp at 2 px per dp, of the picture as stored: red at the left.
+        #expect(try size(file("\(rotated)-android-as-stored.jpg")) == "832x568")
+        #expect(try isRed(pixel(file("\(rotated)-android-as-stored.jpg"), 5, 284)))
+        #expect(try !isRed(pixel(file("\(rotated)-android-as-stored.jpg"), 416, 3)), "not turned")
+        #expect(try size(file("\(photo)-ios-expanded.jpg")) == "320x240")
+    }
+
+    @Test func aCutFileIsGreyBelowWhereItEnds() throws {
+        // truncated.png draws 164 of its 240 rows.
+        let (_, media, names, folder) = try page([notti("truncated.png")])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cut = try Paths.sha256(ofFile: Paths.fixture("decode/truncated.png"))
+        #expect(names == ["\(cut)-ios-thumbnail.jpg", "\(cut)-ios-expanded.jpg"])
+        let expanded = media.appendingPathComponent("\(cut)-ios-expanded.jpg")
+        #expect(try size(expanded) == "320x240")
+        #expect(try isGrey(pixel(expanded, 160, 200)) && isGrey(pixel(expanded, 10, 238)), "below row 164")
+        #expect(try !isGrey(pixel(expanded, 10, 100)), "above it, the picture")
+    }
+
+    @Test func nothingUndrawableAndNoStreamIsCopiedBesideThePage() throws {
+        let (html, _, names, folder) = try page([notti("corrupt.jpg"), notti("avc1.mp4"), notti("tone.mp3")])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(names.isEmpty, "\(names)")
+        #expect(html.contains("nothing to draw: the phone&apos;s decoder cannot read it (VipsJpeg: Corrupt JPEG data"))
+        #expect(html.contains("video · h264 · 160×120 · 1 s"), "the video is described where its player would be")
+        #expect(!html.contains("<video") && !html.contains("<audio"))
+    }
+}
