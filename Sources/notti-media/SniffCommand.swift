@@ -21,8 +21,9 @@ struct SniffCommand {
         var scratch: ScratchFolder?
         defer { scratch?.remove() }
         var status = ExitCode.success
-        // Started on the first file of a type phones decode, kept for the rest.
+        // Started now, so that its start overlaps reading the first files; kept for the rest.
         let decoder = DecodeWorker()
+        decoder.prepare()
         for path in options.operands {
             if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
             let file: (path: String, bytes: Int)

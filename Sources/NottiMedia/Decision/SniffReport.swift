@@ -49,7 +49,9 @@ package struct SniffReport: Sendable {
         case .mayRefuse(let warning): found.append(warning)
         case .refuses(let message): found.append(.error(.tooLarge, message))
         }
-        if bytes > 0, let decoded = decoder?.decode(fileAt: path, mime: mime, sha256: nil, within: MediaPolicy.sdkTimeoutSeconds) {
+        // Named by content, as downloads are: copies of one file (a campaign's folder) are decoded once.
+        if bytes > 0, let decoder, DecodedMedia.kind(ofMime: mime) != nil,
+           let decoded = decoder.decode(fileAt: path, mime: mime, sha256: SHA256.hex(ofFileAt: path), within: MediaPolicy.sdkTimeoutSeconds) {
             self.decoded = decoded
             found += DecoderRules(decoded: decoded).findings(platform: .ios, sdk: .notti)
         }

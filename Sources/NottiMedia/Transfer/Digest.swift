@@ -1,3 +1,4 @@
+import Glibc
 internal import CCrypto
 
 /// Streaming SHA-256 (OpenSSL's EVP interface, hardware-accelerated where the
@@ -34,6 +35,22 @@ package final class SHA256 {
             text.append(hexDigits[Int(byte & 0x0F)])
         }
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The SHA-256 of the file at `path`, as 64 lowercase hex digits; nil when it cannot be read.
+    package static func hex(ofFileAt path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let hasher = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return hasher.finalizeHex() }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
     }
 
     /// The SHA-256 of `bytes`, as 64 lowercase hex digits.
