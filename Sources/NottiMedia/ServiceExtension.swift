@@ -19,8 +19,17 @@ public final class ServiceExtension {
     public let selection: SDKSelection
     /// Absolute path of the folder attachments are stored in, by content hash.
     public let outputDirectory: String
-    private let fetcher: MediaFetcher
+    /// libcurl's handle, made on the first download (`fetcher()`): a payload without media sets up no TLS.
+    private var madeFetcher: MediaFetcher?
+    private let trust: MediaPolicy.Trust
+    private let probes: ForwardSecrecyProbes
     private let sniffers: SnifferPool
+    /// libcurl's handle for this instance, made now; nil when libcurl refuses an option (out of memory).
+    private func makeFetcher() -> MediaFetcher? {
+        madeFetcher = try? MediaFetcher(trust: trust, probes: probes)
+        return madeFetcher
+    }
+
     /// Where partial downloads are tracked until they are stored or removed.
     private let ownedPaths: OwnedPaths
     /// `--cache`: stored verdicts to revalidate instead of downloading again.
@@ -73,17 +82,14 @@ public final class ServiceExtension {
             self.sniffers = sniffers
         } else {
             do {
-                self.sniffers = try SnifferPool(size: 1)
+                // Its own pool is `process`'s: libmagic loads on the first file, not for a payload without media.
+                self.sniffers = try SnifferPool(size: 1, openingNow: false)
             } catch {
                 throw ServiceExtensionError(message: error.message)
             }
         }
-        do {
-            self.fetcher = try MediaFetcher(
-                trust: MediaPolicy.Trust(extraCAFile: options.extraCAFile, connectTo: options.connectTo), probes: probes)
-        } catch {
-            throw ServiceExtensionError(message: error.message)
-        }
+        self.trust = MediaPolicy.Trust(extraCAFile: options.extraCAFile, connectTo: options.connectTo)
+        self.probes = probes
         self.options = options
         self.capsInPlay = MediaPolicy.capsInPlay(options)
         self.selection = selection
@@ -159,6 +165,10 @@ public final class ServiceExtension {
         }
         // The decode worker starts while the bytes arrive (nothing is decoded unless they are media).
         decoder.prepare()
+        guard let fetcher = madeFetcher ?? makeFetcher() else {
+            working.release()
+            return .failed(facts, .networkError, "libcurl could not set up a transfer handle")
+        }
         let download = fetcher.fetch(url, policy: policy, into: working, cancellation: cancellation, validators: validators,
             watchedCaps: capsInPlay)
         if case .interrupted = download.outcome {

@@ -10,12 +10,14 @@ package final class SnifferPool: @unchecked Sendable {
     private var made: Int
     private let limit: Int
 
-    /// - Parameter size: the most handles ever open at once (at least 1).
-    /// - Throws: `SnifferError` when libmagic or its database cannot be loaded
-    ///   (the first handle is opened at once, so that shows before any download).
-    package init(size: Int) throws(SnifferError) {
-        idle = [try Sniffer()]
-        made = 1
+    /// - Parameters:
+    ///   - size: the most handles ever open at once (at least 1).
+    ///   - openingNow: open the first handle at once, so that a broken libmagic shows before any
+    ///     download; false: on the first file (`process`: a payload without media never loads it).
+    /// - Throws: `SnifferError` when libmagic or its database cannot be loaded.
+    package init(size: Int, openingNow: Bool = true) throws(SnifferError) {
+        idle = openingNow ? [try Sniffer()] : []
+        made = idle.count
         limit = max(1, size)
     }
 
