@@ -84,6 +84,21 @@ import Testing
         later.noteConnection(Self.tls(Self.leaf(days: 90)), hop: 0, now: Self.now)
         #expect(later.expiringCertificate == nil)
     }
+
+    /// The digests a `--cacert` run tells a system root by are the certificates' own fingerprints, for the
+    /// whole system bundle (read from its PEM text without parsing each certificate).
+    @Test func systemBundleDigestsAreTheFingerprintsOpenSSLPrints() throws {
+        let bundle = "/etc/ssl/certs/ca-certificates.crt"
+        let ours = try CertificateFile.sha256Digests(atPath: bundle).map { $0.map { String(format: "%02X", $0) }.joined() }
+        // One file per certificate (csplit), each fingerprinted by OpenSSL's own parser.
+        let script = #"csplit -s -z -f "$1/c" "$2" '/-----BEGIN CERTIFICATE-----/' '{*}'; for f in "$1"/c*; do grep -q BEGIN "$f" && openssl x509 -noout -fingerprint -sha256 -in "$f"; done"#
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLI.run(executable: "/bin/bash", ["-c", script, "_", folder.path, bundle])
+        let theirs = result.stdout.split(separator: "\n").compactMap { $0.split(separator: "=").last.map { $0.replacingOccurrences(of: ":", with: "") } }
+        #expect(ours.count > 100)
+        #expect(ours.count == theirs.count && Set(ours) == Set(theirs), "\(Set(ours).symmetricDifference(theirs))")
+    }
 }
 
 /// SPEC 18 from the outside: real TLS on loopback, a server per case with certificates

@@ -53,6 +53,15 @@ package final class SHA256 {
         }
     }
 
+    /// The SHA-256 of `bytes`, its 32 bytes.
+    static func digest(of bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        bytes.withUnsafeBytes { source in
+            digest.withUnsafeMutableBufferPointer { _ = CCrypto.SHA256(source.baseAddress?.assumingMemoryBound(to: UInt8.self), source.count, $0.baseAddress) }
+        }
+        return digest
+    }
+
     /// The SHA-256 of `bytes`, as 64 lowercase hex digits.
     package static func hex(of bytes: [UInt8]) -> String {
         let hasher = SHA256()
