@@ -24,12 +24,6 @@ public final class ServiceExtension {
     private let trust: MediaPolicy.Trust
     private let probes: ForwardSecrecyProbes
     private let sniffers: SnifferPool
-    /// libcurl's handle for this instance, made now; nil when libcurl refuses an option (out of memory).
-    private func makeFetcher() -> MediaFetcher? {
-        madeFetcher = try? MediaFetcher(trust: trust, probes: probes)
-        return madeFetcher
-    }
-
     /// Where partial downloads are tracked until they are stored or removed.
     private let ownedPaths: OwnedPaths
     /// `--cache`: stored verdicts to revalidate instead of downloading again.
@@ -311,6 +305,59 @@ public final class ServiceExtension {
         let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard count >= 0 else { throw SnifferError(message: Errno(errno).message) }
         return Array(bytes.prefix(count))
+    }
+
+    /// `fix` (SPEC 19): the whole file at `url`, whatever any profile's cap (up to the tool's read bound of
+    /// 52,428,800 bytes), with what libmagic says it is. The caller releases the working file.
+    /// - Returns: the file and its type, or why there is none (the download's own failure).
+    package func downloadWhole(_ url: String, timeoutSeconds: Double) -> Result<(file: WorkingFile, mime: String), WholeDownloadFailure> {
+        guard case .valid(let checked) = MediaURL.check(.string(url), allowHTTP: options.allowHTTP) else {
+            return .failure(WholeDownloadFailure(.invalidURL, "\(url) is not a URL the tool downloads"))
+        }
+        let policy = MediaPolicy(
+            maxBytes: DeviceModel.largestLimitBytes, timeoutSeconds: timeoutSeconds, extraCAFile: options.extraCAFile,
+            connectTo: options.connectTo, denyPrivateNetworks: options.denyPrivateNetworks, allowHTTP: options.allowHTTP)
+        let working: WorkingFile
+        switch WorkingFile.create(in: outputDirectory, ownedPaths: ownedPaths) {
+        case .success(let made): working = made
+        case .failure(let error): return .failure(WholeDownloadFailure(.writeError, "cannot create a working file in \(outputDirectory): \(error.message)"))
+        }
+        guard let fetcher = madeFetcher ?? makeFetcher() else {
+            working.release()
+            return .failure(WholeDownloadFailure(.networkError, "libcurl could not set up a transfer handle"))
+        }
+        let download = fetcher.fetch(checked, policy: policy, into: working, cancellation: nil)
+        guard case .file(let downloaded) = download.outcome else {
+            working.release()
+            if case .failed(let reason, let message) = download.outcome { return .failure(WholeDownloadFailure(reason, message)) }
+            return .failure(WholeDownloadFailure(.networkError, "the download was stopped"))
+        }
+        do {
+            let mime = try working.withPath { path throws(SnifferError) in
+                try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.mimeType(ofFileAt: path, size: downloaded.bytes) }
+            }
+            return .success((working, mime))
+        } catch {
+            working.release()
+            return .failure(WholeDownloadFailure(.writeError, "cannot read the downloaded file: \(error.message)"))
+        }
+    }
+
+    /// Why `downloadWhole` brought no file: the download's own finding.
+    package struct WholeDownloadFailure: Error {
+        package var code: DiagnosticCode
+        package var message: String
+
+        init(_ code: DiagnosticCode, _ message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// libcurl's handle for this instance, made now; nil when libcurl refuses an option (out of memory).
+    private func makeFetcher() -> MediaFetcher? {
+        madeFetcher = try? MediaFetcher(trust: trust, probes: probes)
+        return madeFetcher
     }
 }
 

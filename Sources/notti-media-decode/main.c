@@ -11,9 +11,12 @@
 // file's descriptor. A render request (the preview's pictures) is the lines
 // "render", the MIME type, the rows a cut file draws ("-": all) and the
 // renditions' names separated by spaces, with the file's descriptor and then
-// one descriptor per rendition to write it to. The worker opens no path of its
-// own; it exits when the socket closes.
+// one descriptor per rendition to write it to. A fix request (`fix`) is the
+// lines "fix", the MIME type, the longest side and the most bytes allowed, with
+// the file's descriptor and the one to write the new picture to. The worker
+// opens no path of its own; it exits when the socket closes.
 #define _GNU_SOURCE
+#include "fix.h"
 #include "render.h"
 #include "reply.h"
 
@@ -154,15 +157,20 @@ int main(int argc, char **argv) {
         const char *mime = text;
         long drawn_rows = -1;
         char *names[MOST_DESCRIPTORS];
-        int rendering = strncmp(text, "render\n", 7) == 0;
-        int renditions = rendering ? parse_render(text, &mime, &drawn_rows, names, MOST_DESCRIPTORS - 1) : 0;
-        if (count < 1 || (rendering && renditions != count - 1)) {
-            reply_string(&reply, "status", rendering ? "failed" : "not_decoded");
+        int rendering = strncmp(text, "render\n", 7) == 0, fixing = strncmp(text, "fix\n", 4) == 0;
+        int renditions = rendering ? parse_render(text, &mime, &drawn_rows, names, MOST_DESCRIPTORS - 1) : fixing ? 1 : 0;
+        long long max_side = 0, target_bytes = 0;
+        char fix_mime[256] = "";
+        if (fixing && sscanf(text + 4, "%255[^\n]\n%lld\n%lld", fix_mime, &max_side, &target_bytes) != 3) renditions = -1;
+        if (count < 1 || ((rendering || fixing) && renditions != count - 1)) {
+            reply_string(&reply, "status", rendering || fixing ? "failed" : "not_decoded");
             reply_string(&reply, "detail", count < 1 ? "no file came with the request" : "one descriptor for each rendition is needed");
         } else {
             char path[64];
             snprintf(path, sizeof path, "/proc/self/fd/%d", fds[0]);
-            if (rendering) {
+            if (fixing) {
+                fix_picture(path, fix_mime, (int)(max_side > 65536 ? 65536 : max_side), target_bytes, fds[1], &reply);
+            } else if (rendering) {
                 render_picture(path, mime, drawn_rows, names, fds + 1, renditions, &reply);
             } else if (strncmp(mime, "image/", 6) == 0) {
                 decode_picture(path, mime, &reply);

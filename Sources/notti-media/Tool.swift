@@ -30,6 +30,7 @@ enum Tool {
             case .check: status = CheckCommand(options: options).run()
             case .sniff: status = SniffCommand(options: options).run()
             case .merge: status = MergeCommand(options: options).run()
+            case .fix: status = FixCommand(options: options).run()
             }
             return finalStatus(status)
         }

@@ -56,7 +56,7 @@ import Testing
                 .trimmingCharacters(in: CharacterSet(charactersIn: "`,"))
         })
         var listed: Set<String> = []
-        for command in ["process", "check", "sniff", "merge"] {
+        for command in ["process", "check", "sniff", "merge", "fix"] {
             let help = try CLI.run([command, "--help"]).stdout
             for line in help.split(separator: "\n") where line.hasPrefix("  --") {
                 listed.insert(String(line.dropFirst(2).split(separator: " ").first ?? ""))
@@ -114,7 +114,7 @@ import Testing
         #expect(String(readme[start..<end]) == generated, "regenerate it: notti-media --generate synopsis")
     }
 
-    @Test(arguments: [[], ["process"], ["check"], ["sniff"], ["merge"]])
+    @Test(arguments: [[], ["process"], ["check"], ["sniff"], ["merge"], ["fix"]])
     func everyHelpLineFitsEightyColumns(command: [String]) throws {
         let help = try CLI.run(command + ["--help"]).stdout
         let wide = help.split(separator: "\n").filter { $0.count > 80 }
@@ -128,7 +128,7 @@ import Testing
     func everyOptionIsThere(kind: String) throws {
         let generated = try CLI.run(["--generate", kind])
         #expect(generated.status == 0)
-        for command in ["process", "check", "sniff", "merge"] {
+        for command in ["process", "check", "sniff", "merge", "fix"] {
             let help = try CLI.run([command, "--help"]).stdout
             for line in help.split(separator: "\n") where line.hasPrefix("  --") && !line.hasPrefix("  --help") {
                 let name = String(line.dropFirst(4).split(separator: " ").first ?? "")

@@ -124,6 +124,53 @@ package final class DecodeWorker: @unchecked Sendable {
         }
     }
 
+    /// What the worker wrote for `fix` (SPEC 19): a picture that passes on every phone.
+    package struct FixedPicture: Sendable {
+        /// `jpg` or `png`.
+        package var type: String
+        package var width: Int
+        package var height: Int
+        package var bytes: Int
+        /// The JPEG quality it was written at; nil for PNG.
+        package var quality: Int?
+        /// The source's EXIF orientation, applied to the pixels.
+        package var orientation: Int
+        package var sourceWidth: Int
+        package var sourceHeight: Int
+    }
+
+    /// Writes to `output` the picture read from `source` (sniffed as `mime`) as baseline JPEG (PNG with
+    /// transparency), sRGB, upright, at most `maxSide` on its long side and `targetBytes` long.
+    /// - Returns: what it wrote, or why it could not.
+    package func fixPicture(
+        source: Int32, mime: String, maxSide: Int, targetBytes: Int, output: Int32, within seconds: Double
+    ) -> Result<FixedPicture, DecodeFailure> {
+        guard executable != nil else {
+            Self.sayMissingOnce()
+            return .failure(DecodeFailure(message: "the decode worker is not installed"))
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        switch ask(Array("fix\n\(mime)\n\(maxSide)\n\(targetBytes)".utf8), descriptors: [source, output],
+                   milliseconds: max(1, Int(seconds * 1000))) {
+        case .success(let json):
+            guard json["status"]?.stringValue == "fixed", let type = json["type"]?.stringValue,
+                  let width = json["width"]?.intValue, let height = json["height"]?.intValue, let bytes = json["bytes"]?.intValue
+            else { return .failure(DecodeFailure(message: json["detail"]?.stringValue ?? "the decoder could not write it")) }
+            return .success(FixedPicture(
+                type: type, width: width, height: height, bytes: bytes, quality: json["quality"]?.intValue,
+                orientation: json["orientation"]?.intValue ?? 1, sourceWidth: json["sourceWidth"]?.intValue ?? width,
+                sourceHeight: json["sourceHeight"]?.intValue ?? height))
+        case .failure(let stopped):
+            return .failure(DecodeFailure(message: "the decoder stopped: \(stopped.why)"))
+        }
+    }
+
+    /// Why the worker could not do what it was asked.
+    package struct DecodeFailure: Error {
+        package var message: String
+    }
+
     /// Why the worker gave no answer: it was stopped (and the next request starts another), or none started.
     private struct Stopped: Error {
         let why: String

@@ -135,6 +135,7 @@ public struct MediaFacts: Sendable {
         var decision: TypeDecision?
         var deviceType: DeviceTypeDecision?
         var identifier: String?
+        var entryKey: String?
         var sniffedMime: String?
         var dimensions: Dimensions?
         var decoded: DecodedMedia?
@@ -174,6 +175,11 @@ public struct MediaFacts: Sendable {
     public var identifier: String? {
         get { storage.box.fields.identifier }
         set { storage.unique().fields.identifier = newValue }
+    }
+    /// Where the entry is in a payload of several (`att.hero`): what its findings' `entry` says; nil for one.
+    package var entryKey: String? {
+        get { storage.box.fields.entryKey }
+        set { storage.unique().fields.entryKey = newValue }
     }
     /// What libmagic says the bytes are.
     public var sniffedMime: String? {

@@ -106,6 +106,7 @@ extension PayloadPlan {
             } else {
                 var facts = verdict.facts ?? MediaFacts(url: "", policy: policy)
                 facts.identifier = planned.entry.identifier ?? ""
+                facts.entryKey = planned.entry.key
                 entryFacts.append(facts)
             }
             // A payload with several entries names the entry in each of its findings (SPEC 10).

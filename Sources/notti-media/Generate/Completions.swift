@@ -113,6 +113,7 @@ enum Completions {
         case .check: "many payloads: a verdict each and a summary"
         case .sniff: "local files' types, no network"
         case .merge: "join the JSON outputs of check's shards"
+        case .fix: "write media that passes on every phone"
         }
     }
 

@@ -30,6 +30,7 @@ enum Generated: String, CaseIterable {
         case .check: "PATH..."
         case .sniff: "FILE...|-"
         case .merge: "FILE..."
+        case .fix: "PATH... --into DIR"
         }
     }
 
@@ -40,7 +41,8 @@ enum Generated: String, CaseIterable {
             let head = "notti-media \(command.rawValue) \(operands(command))"
             let indent = String(repeating: " ", count: head.count + 1)
             var line = head
-            for spec in OptionTable.options(for: command) {
+            // An option the operands already name (fix's --into DIR) is required, not bracketed.
+            for spec in OptionTable.options(for: command) where !operands(command).contains(spec.synopsis) {
                 let word = "[\(spec.synopsis)]"
                 if line.count + 1 + word.count > 100 {
                     lines.append(line)

@@ -124,6 +124,17 @@ enum Arguments {
             try validateErrorsOnly(options, drawsPage: options.htmlPath != nil)
         case .sniff:
             guard !options.operands.isEmpty else { throw UsageError("sniff expects at least one FILE") }
+        case .fix:
+            guard !options.operands.isEmpty else {
+                throw UsageError("fix expects at least one PATH: payload files, folders or .jsonl files")
+            }
+            guard options.fixInto != nil else { throw UsageError("fix needs --into DIR, the folder the renditions go to") }
+            if options.rewriteDirectory != nil && options.baseURL == nil {
+                throw UsageError("--rewrite needs --base-url URL: the rewritten payloads point at the renditions served there")
+            }
+            if options.rewriteDirectory != nil && options.operands.contains("-") {
+                throw UsageError("--rewrite writes each payload file again under DIR; standard input (-) has no file to write")
+            }
         case .merge:
             guard !options.operands.isEmpty else {
                 throw UsageError("merge expects the FILEs that check --format json --shard I/N wrote, one per shard")

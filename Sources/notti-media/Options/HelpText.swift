@@ -16,6 +16,7 @@ enum HelpText {
         case .check?: check + optionList(for: .check)
         case .sniff?: sniff + optionList(for: .sniff)
         case .merge?: merge + optionList(for: .merge)
+        case .fix?: fix + optionList(for: .fix)
         }
     }
 
@@ -94,6 +95,7 @@ enum HelpText {
           notti-media check PATH... [options]      many payloads: verdicts, a summary
           notti-media sniff FILE...|- [options]    local files' types, no network
           notti-media merge FILE... [options]      join check's shards' JSON outputs
+          notti-media fix PATH... --into DIR       write media that passes everywhere
           notti-media --help | COMMAND --help
           notti-media --version
 
@@ -172,6 +174,27 @@ enum HelpText {
         process and check give the same bytes.
         Exit 0 when every file passes, 1 when one has an error (with --strict: a warning),
         2 for bad usage or a file that cannot be read.
+
+        Options:
+
+        """
+
+    static let fix = """
+        Usage: notti-media fix PATH... --into DIR [options]
+
+        Checks payloads as check does (the same PATHs and options), then, for each distinct
+        media URL with a finding a new file can cure, writes into DIR one rendition that passes
+        every record naming the URL, on every profile and platform in play: a picture too large,
+        in a format a record cannot show, turned by EXIF, too large to decode on Android, or too
+        slow on 3g becomes a baseline JPEG (PNG where it has transparency), sRGB, upright, at most
+        --max-side pixels and --target-bytes long. Each rendition is decoded and judged under
+        every record before it is named <sha256>.<ext>. DIR/fixes.jsonl has one line per URL
+        that had findings: what was cured and how, or notFixed with the finding only the origin
+        can mend (a 404, a timeout, a cut file). --base-url adds each file's newUrl; --rewrite
+        writes the payloads again with those URLs. Payload findings (mutable_content_missing,
+        no_alert, payload_too_large) and what was not cured are printed as check prints them.
+        Exit 0 when every media finding was cured, 1 when some were not, 2 for bad usage or a
+        local failure.
 
         Options:
 

@@ -82,12 +82,12 @@ enum OptionTable {
             try FileTarget.check(text, option: "html")
             options.htmlPath = text
         },
-        OptionSpec("jobs", value: "N", [.check], expects: "N, concurrent downloads from 1 to 256",
+        OptionSpec("jobs", value: "N", [.check, .fix], expects: "N, concurrent downloads from 1 to 256",
                    help: ["concurrent downloads, 1 to 256 (default 8)"]) { options, text throws(UsageError) in
             guard let jobs = Int(text), (1...256).contains(jobs) else { throw byName("jobs").invalid(text) }
             options.jobs = jobs
         },
-        OptionSpec("host-connections", value: "N", [.check], expects: "N, connections to one host at once, from 1 to 256",
+        OptionSpec("host-connections", value: "N", [.check, .fix], expects: "N, connections to one host at once, from 1 to 256",
                    help: ["at most N connections to one media host at once, whatever --jobs", "is (default 8)"]) { options, text throws(UsageError) in
             guard let count = Int(text), (1...256).contains(count) else { throw byName("host-connections").invalid(text) }
             options.hostConnections = count
@@ -110,6 +110,33 @@ enum OptionTable {
             guard let count = Int(text), count >= 1 else { throw byName("shard-count").invalid(text) }
             options.shardCount = count
         },
+        OptionSpec("into", value: "DIR", [.fix], expects: "DIR, a folder for the renditions",
+                   help: ["where the renditions (named by SHA-256) and fixes.jsonl go; created", "when missing; it holds nothing else"]) { options, text throws(UsageError) in
+            guard !text.isEmpty else { throw UsageError("--into expects DIR, a folder for the renditions") }
+            options.fixInto = text
+        },
+        OptionSpec("base-url", value: "URL", [.fix], expects: "URL, an https:// or http:// address the renditions will be served at",
+                   help: ["where DIR's files will be served: each fixes.jsonl line gets", "newUrl, URL followed by the file's name"]) { options, text throws(UsageError) in
+            let lower = text.lowercased()
+            guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), text.count > 8,
+                  !text.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "\\" }) else { throw byName("base-url").invalid(text) }
+            options.baseURL = text
+        },
+        OptionSpec("rewrite", value: "DIR", [.fix], expects: "DIR, a folder for the rewritten payloads (with --base-url)",
+                   help: ["write every payload again under DIR, each fixed media URL", "replaced by its newUrl (needs --base-url)"]) { options, text throws(UsageError) in
+            guard !text.isEmpty else { throw UsageError("--rewrite expects DIR, a folder for the rewritten payloads (with --base-url)") }
+            options.rewriteDirectory = text
+        },
+        OptionSpec("max-side", value: "N", [.fix], expects: "N, pixels from 16 to 16384",
+                   help: ["a picture rendition's longest side, 16 to 16384 pixels (default", "2048)"]) { options, text throws(UsageError) in
+            guard let side = Int(text), (16...16_384).contains(side) else { throw byName("max-side").invalid(text) }
+            options.maxSide = side
+        },
+        OptionSpec("target-bytes", value: "N", [.fix], expects: "N, bytes from 1024 to 52428800 (K, M: binary; KB, MB: decimal)",
+                   help: ["a picture rendition's most bytes (default 300000: what 3g brings", "within Firebase's 5 s); quality goes down to 70, then the side"]) { options, text throws(UsageError) in
+            guard let bytes = ByteCount.parse(text), (1024...DeviceModel.largestLimitBytes).contains(bytes) else { throw byName("target-bytes").invalid(text) }
+            options.targetBytes = bytes
+        },
         OptionSpec("allow-empty", [.check], help: ["finding no payload passes (default: exit 2, it is a typo)"]) { options, _ in
             options.allowEmpty = true
         },
@@ -121,7 +148,7 @@ enum OptionTable {
             guard !text.isEmpty else { throw UsageError("--out expects DIR, a folder for attachments") }
             options.outDirectory = text
         },
-        OptionSpec("sdk", value: "NAME", [.process, .check],
+        OptionSpec("sdk", value: "NAME", [.process, .check, .fix],
                    expects: SDK.allCases.map(\.rawValue).joined(separator: ", ") + " or auto",
                    help: ["whose extension to reproduce: notti (default), braze, fcm,", "onesignal, airship, clevertap, iterable, batch, or auto (per",
                           "payload, by the media key it carries)"],
@@ -134,19 +161,19 @@ enum OptionTable {
                 throw byName("sdk").invalid(text)
             }
         },
-        OptionSpec("platform", value: "ios|android|all", [.process, .check], expects: "ios, android or all",
+        OptionSpec("platform", value: "ios|android|all", [.process, .check, .fix], expects: "ios, android or all",
                    help: ["the deliveries to check (default all): an APNs payload is delivered to iOS only, an FCM",
                           "send request ({\"message\": ...}) to iOS and Android"]) { options, text throws(UsageError) in
             guard let platforms = PlatformSelection(rawValue: text) else { throw byName("platform").invalid(text) }
             options.platforms = platforms
         },
-        OptionSpec("allow-http", [.process, .check],
+        OptionSpec("allow-http", [.process, .check, .fix],
                    help: ["the app allows arbitrary loads (an App Transport Security exception):",
                           "plain http, and servers without forward secrecy; nothing else of iOS's",
                           "connection rules (ats_violation); Notti refuses http whatever this says"]) { options, _ in
             options.allowHTTP = true
         },
-        OptionSpec("network", value: "NAME", [.process, .check],
+        OptionSpec("network", value: "NAME", [.process, .check, .fix],
                    expects: "3g, slow-4g, 4g or KBITS/RTTMS (e.g. 1000/200)",
                    help: ["warn (slow_network) where the media cannot arrive within the", "deadline on this network: 3g, slow-4g, 4g (Lighthouse's presets)",
                           "or KBITS/RTTMS, e.g. 1000/200"],
@@ -163,12 +190,12 @@ enum OptionTable {
             try FileTarget.requireFolder(of: text, option: "cache")
             options.cachePath = text
         },
-        OptionSpec("timeout", value: "SECONDS", [.process, .check], expects: "SECONDS, a number greater than 0 and at most 86400",
+        OptionSpec("timeout", value: "SECONDS", [.process, .check, .fix], expects: "SECONDS, a number greater than 0 and at most 86400",
                    help: ["deadline for the whole transfer (default: the SDK's, 20 for", "notti and batch, else iOS's 30 s budget for an extension)"]) { options, text throws(UsageError) in
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else { throw byName("timeout").invalid(text) }
             options.timeoutSeconds = seconds
         },
-        OptionSpec("max-bytes", value: "N", [.process, .check], expects: ByteCount.expected,
+        OptionSpec("max-bytes", value: "N", [.process, .check, .fix], expects: ByteCount.expected,
                    help: ["size limit in decoded bytes, e.g. 5000000, 10M or 10MiB, at most", "52428800 (default: the SDK's, 10485760 for notti; else iOS's",
                           "per-type limits, reading at most 52428800)"]) { options, text throws(UsageError) in
             options.maxBytes = try ByteCount.limit(text)
@@ -177,7 +204,7 @@ enum OptionTable {
                    help: ["the SDK's size limit to check against (default 10485760), at", "most 52428800"]) { options, text throws(UsageError) in
             options.maxBytes = try ByteCount.limit(text)
         },
-        OptionSpec("cacert", value: "FILE", [.process, .check], expects: "FILE, a PEM file of CA certificates",
+        OptionSpec("cacert", value: "FILE", [.process, .check, .fix], expects: "FILE, a PEM file of CA certificates",
                    help: ["also trust the CA certificates in FILE (PEM; at least one)"]) { options, text throws(UsageError) in
             guard access(text, R_OK) == 0 else { throw UsageError("--cacert: cannot read '\(text)'") }
             let certificates: Int
@@ -191,16 +218,16 @@ enum OptionTable {
             }
             options.caFile = FilePaths.standardized(text)
         },
-        OptionSpec("connect-to", value: "H:P:CH:CP", [.process, .check], expects: "HOST:PORT:CONNECT-HOST:CONNECT-PORT",
+        OptionSpec("connect-to", value: "H:P:CH:CP", [.process, .check, .fix], expects: "HOST:PORT:CONNECT-HOST:CONNECT-PORT",
                    help: ["connect to CH:CP whenever H:P is asked for (repeatable)"]) { options, text throws(UsageError) in
             guard text.split(separator: ":", omittingEmptySubsequences: false).count >= 4 else { throw byName("connect-to").invalid(text) }
             options.connectTo.append(text)
         },
-        OptionSpec("deny-private-networks", [.process, .check],
+        OptionSpec("deny-private-networks", [.process, .check, .fix],
                    help: ["refuse loopback, private, link-local, CGNAT, multicast and", "unspecified addresses, on every connection (blocked_address)"]) { options, _ in
             options.denyPrivateNetworks = true
         },
-        OptionSpec("quiet", [.process, .check],
+        OptionSpec("quiet", [.process, .check, .fix],
                    help: ["nothing on stderr but an error that stops the run (process: no", "findings there; check: no progress line); stdout is unchanged"]) { options, _ in
             options.quiet = true
         },

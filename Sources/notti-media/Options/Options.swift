@@ -1,7 +1,7 @@
 import NottiMedia
 
 enum Command: String, CaseIterable {
-    case process, check, sniff, merge
+    case process, check, sniff, merge, fix
 }
 
 enum OutputFormat: String {
@@ -59,6 +59,16 @@ struct Options {
     var shardAuto = false
     /// `--shard-count N`: N for `--shard auto` under a Kubernetes Indexed Job.
     var shardCount: Int?
+    /// `fix --into DIR`: where the renditions and `fixes.jsonl` go.
+    var fixInto: String?
+    /// `fix --base-url URL`: where DIR's files will be served; each manifest line gets its `newUrl`.
+    var baseURL: String?
+    /// `fix --rewrite DIR2`: the payloads written again, pointing at the renditions.
+    var rewriteDirectory: String?
+    /// `fix --max-side N`: a rendition's longest side in pixels (default 2048).
+    var maxSide = 2048
+    /// `fix --target-bytes N`: a picture rendition's most bytes (default 300,000).
+    var targetBytes = 300_000
 
     /// `--shard auto` made concrete: GitLab's `CI_NODE_INDEX` / `CI_NODE_TOTAL`
     /// (1-based), else Kubernetes' `JOB_COMPLETION_INDEX` (0-based) with `--shard-count`.

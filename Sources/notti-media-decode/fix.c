@@ -1,0 +1,166 @@
+// `fix` (SPEC 19): a picture that passes on every phone, written to a
+// descriptor the tool made. Baseline JPEG (PNG where the picture has
+// transparency), sRGB, the orientation applied to the pixels and every tag
+// dropped, at most `max_side` on its long side and `target_bytes` long: the
+// quality goes down from 82 to no less than 70, then the side, until it fits.
+// Fixed encoder settings and no metadata: the same input gives the same bytes.
+#include "fix.h"
+#include "picture.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+static const int qualities[] = {82, 78, 74, 70};
+
+/// Whether the picture's alpha band has any pixel that is not opaque.
+static int transparent(VipsImage *image) {
+    if (!vips_image_hasalpha(image)) return 0;
+    VipsImage *alpha = NULL;
+    double least = 255;
+    int bands = vips_image_get_bands(image);
+    if (vips_extract_band(image, &alpha, bands - 1, NULL) == 0) vips_min(alpha, &least, NULL);
+    if (alpha) g_object_unref(alpha);
+    return least < 255;
+}
+
+static int write_all(int fd, const unsigned char *bytes, size_t length) {
+    while (length > 0) {
+        ssize_t written = write(fd, bytes, length);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) return -1;
+        bytes += written;
+        length -= (size_t)written;
+    }
+    return 0;
+}
+
+/// The picture at no more than `max_side`, 8-bit sRGB, upright, in memory; *png set when it keeps transparency.
+static VipsImage *prepare(const char *path, Loader loader, int max_side, int *png, int *orientation, int *width, int *height) {
+    VipsImage *header = load(path, loader, 1, VIPS_FAIL_ON_NONE);
+    if (!header) return NULL;
+    *width = vips_image_get_width(header);
+    *height = vips_image_get_height(header);
+    *orientation = 1;
+    if (vips_image_get_typeof(header, VIPS_META_ORIENTATION)) vips_image_get_int(header, VIPS_META_ORIENTATION, orientation);
+    if (*orientation < 1 || *orientation > 8) *orientation = 1;
+    g_object_unref(header);
+    int longest = *width > *height ? *width : *height, shrink = 1;
+    if (loader == JPEG || loader == WEBP) {
+        while (shrink < 8 && longest / (shrink * 2) >= max_side) shrink *= 2;
+    }
+    VipsImage *image = load(path, loader, shrink, VIPS_FAIL_ON_TRUNCATED);
+    if (!image) return NULL;
+    VipsImage *steps[5] = {NULL};
+    int failed = vips_thumbnail_image(image, &steps[0], max_side, "height", max_side, "size", VIPS_SIZE_DOWN, "no_rotate", TRUE,
+                                      NULL);
+    g_object_unref(image);
+    if (!failed) failed = vips_colourspace(steps[0], &steps[1], VIPS_INTERPRETATION_sRGB, NULL);
+    if (!failed) failed = vips_cast_uchar(steps[1], &steps[2], NULL);
+    VipsImage *memory = failed ? NULL : vips_image_copy_memory(steps[2]);
+    for (int i = 0; i < 5; i++) {
+        if (steps[i]) g_object_unref(steps[i]);
+    }
+    if (!memory) return NULL;
+    *png = transparent(memory);
+    VipsImage *opaque = NULL;
+    if (!*png && vips_image_hasalpha(memory)) {
+        // An alpha band that is opaque everywhere says nothing: JPEG has none.
+        failed = vips_extract_band(memory, &opaque, 0, "n", vips_image_get_bands(memory) - 1, NULL);
+        g_object_unref(memory);
+        if (failed) return NULL;
+        memory = vips_image_copy_memory(opaque);
+        g_object_unref(opaque);
+        if (!memory) return NULL;
+    }
+    VipsImage *tagged = NULL, *upright = NULL;
+    if (vips_copy(memory, &tagged, NULL) == 0) {
+        vips_image_set_int(tagged, VIPS_META_ORIENTATION, *orientation);
+        if (vips_autorot(tagged, &upright, NULL) == 0) {
+            VipsImage *kept = vips_image_copy_memory(upright);
+            g_object_unref(upright);
+            upright = kept;
+        }
+        g_object_unref(tagged);
+    }
+    g_object_unref(memory);
+    return upright;
+}
+
+void fix_picture(const char *path, const char *mime, int max_side, long long target_bytes, int fd, Reply *reply) {
+    Loader loader = loader_for(mime);
+    if (loader == NONE || max_side < 16 || target_bytes < 1) {
+        reply_string(reply, "status", "failed");
+        reply_string(reply, "detail", loader == NONE ? "not a picture format phones decode" : "no room for a picture");
+        return;
+    }
+    int png = 0, orientation = 1, width = 0, height = 0;
+    VipsImage *upright = prepare(path, loader, max_side, &png, &orientation, &width, &height);
+    if (!upright) {
+        reply_string(reply, "status", "failed");
+        reply_string(reply, "detail", "libvips could not decode it whole");
+        return;
+    }
+    int side = vips_image_get_width(upright) > vips_image_get_height(upright) ? vips_image_get_width(upright)
+                                                                                  : vips_image_get_height(upright);
+    VipsImage *current = upright;
+    g_object_ref(current);
+    void *bytes = NULL;
+    size_t length = 0;
+    int quality = 0;
+    while (!bytes) {
+        if (png) {
+            if (vips_pngsave_buffer(current, &bytes, &length, "compression", 9, "strip", TRUE, "interlace", FALSE, NULL) == 0
+                && (long long)length > target_bytes) {
+                g_free(bytes);
+                bytes = NULL;
+            }
+        } else {
+            for (size_t i = 0; i < sizeof qualities / sizeof *qualities && !bytes; i++) {
+                if (vips_jpegsave_buffer(current, &bytes, &length, "Q", qualities[i], "strip", TRUE, "interlace", FALSE,
+                                         "optimize_coding", TRUE, NULL) != 0) {
+                    break;
+                }
+                if ((long long)length > target_bytes) {
+                    g_free(bytes);
+                    bytes = NULL;
+                } else {
+                    quality = qualities[i];
+                }
+            }
+        }
+        if (bytes) break;
+        // Then the side, by 15% a step.
+        side = side * 85 / 100;
+        g_object_unref(current);
+        current = NULL;
+        if (side < 16) break;
+        int upright_side = vips_image_get_width(upright) > vips_image_get_height(upright) ? vips_image_get_width(upright)
+                                                                                            : vips_image_get_height(upright);
+        if (vips_resize(upright, &current, (double)side / upright_side, NULL)) break;
+    }
+    int out_width = current ? vips_image_get_width(current) : 0, out_height = current ? vips_image_get_height(current) : 0;
+    if (current) g_object_unref(current);
+    g_object_unref(upright);
+    if (!bytes) {
+        reply_string(reply, "status", "failed");
+        reply_string(reply, "detail", "no rendition fits in the bytes allowed");
+        return;
+    }
+    int failed = write_all(fd, bytes, length);
+    g_free(bytes);
+    if (failed) {
+        reply_string(reply, "status", "failed");
+        reply_string(reply, "detail", strerror(errno));
+        return;
+    }
+    reply_string(reply, "status", "fixed");
+    reply_string(reply, "type", png ? "png" : "jpg");
+    reply_int(reply, "width", out_width);
+    reply_int(reply, "height", out_height);
+    reply_int(reply, "bytes", (long long)length);
+    if (!png) reply_int(reply, "quality", quality);
+    reply_int(reply, "orientation", orientation);
+    reply_int(reply, "sourceWidth", width);
+    reply_int(reply, "sourceHeight", height);
+}

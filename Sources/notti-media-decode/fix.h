@@ -1,0 +1,14 @@
+// `fix`'s renditions (fix.c).
+#ifndef NOTTI_DECODE_FIX_H
+#define NOTTI_DECODE_FIX_H
+
+#include "reply.h"
+
+/// Writes to `fd` the picture at `path` (sniffed as `mime`) as one that passes on every phone:
+/// baseline JPEG or, with transparency, PNG; sRGB; upright; at most `max_side` pixels on its
+/// long side and `target_bytes` long. Answers "status" "fixed" with "type", "width", "height",
+/// "bytes", "quality" (JPEG), "orientation" (the source's EXIF value), "sourceWidth",
+/// "sourceHeight"; or "failed" with a "detail".
+void fix_picture(const char *path, const char *mime, int max_side, long long target_bytes, int fd, Reply *reply);
+
+#endif

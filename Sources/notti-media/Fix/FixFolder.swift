@@ -1,0 +1,102 @@
+import Glibc
+import NottiMedia
+
+/// `fix --into DIR` (SPEC 19, with section 9's rules): the folder holds exactly
+/// the renditions its `fixes.jsonl` names. A rendition is written to a partial
+/// file of this run's, verified, then renamed to `<sha256>.<ext>`; an earlier
+/// run's renditions that this manifest does not name go at the end. Anything
+/// the tool did not put there refuses the folder: it is never cleaned.
+final class FixFolder {
+    static let manifestName = "fixes.jsonl"
+
+    let path: String
+    /// What an earlier `fix` left: its renditions and manifest.
+    private let earlier: Set<String>
+    /// The renditions this run named.
+    private(set) var named: Set<String> = []
+
+    /// Makes the folder when missing and reads what it holds.
+    /// - Throws: `UsageError` when it is not a folder or holds something the tool did not put there;
+    ///   `LocalError` when it cannot be made or listed.
+    init(path: String) throws {
+        let folder = FilePaths.standardized(path)
+        if let error = FilePaths.makeFolders(folder, mode: 0o777) {
+            throw LocalError("--into: cannot create \(folder): \(error.message)")
+        }
+        var info = stat()
+        guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw UsageError("--into: \(folder) is not a folder")
+        }
+        let names: [String]
+        do {
+            names = try FilePaths.contents(ofFolder: folder)
+        } catch {
+            throw LocalError("--into: cannot list \(folder): \(error.message)")
+        }
+        for name in names {
+            var entry = stat()
+            let isFile = lstat("\(folder)/\(name)", &entry) == 0 && entry.st_mode & S_IFMT == S_IFREG
+            guard isFile, name == Self.manifestName || Self.isRenditionName(name) || Self.isPartialName(name) else {
+                throw UsageError("--into: \(folder) holds \(name), which fix did not put there; the folder must hold only "
+                    + "renditions and \(Self.manifestName): move it away, or name another folder")
+            }
+        }
+        self.path = folder
+        earlier = Set(names)
+    }
+
+    /// `.fix-<pid>-<n>.partial`: a rendition a killed run was writing (removed at the end).
+    static func isPartialName(_ name: String) -> Bool {
+        guard name.hasPrefix(".fix-"), name.hasSuffix(".partial") else { return false }
+        let middle = name.dropFirst(5).dropLast(8).split(separator: "-", omittingEmptySubsequences: false)
+        return middle.count == 2 && middle.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+    }
+
+    /// `<64 hex digits>.<extension>`, as renditions are named.
+    static func isRenditionName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count > 65, bytes[64] == UInt8(ascii: "."), PreviewPictures.isHash(name.prefix(64)) else { return false }
+        return bytes[65...].allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
+    }
+
+    /// Partial files made so far, for their names.
+    private var partials = 0
+
+    /// A new partial file of this run's in the folder, for a rendition to be written to, with the
+    /// user's usual mode (0666 less the umask), as the renditions will keep.
+    func makePartial() -> Result<(path: String, descriptor: Int32), Errno> {
+        partials += 1
+        let partial = "\(path)/.fix-\(getpid())-\(partials).partial"
+        return OwnedPaths.run.createFile(partial, mode: 0o666).map { (partial, $0) }
+    }
+
+    /// Names a verified partial file by its content: `<sha256>.<ext>`.
+    /// - Returns: the rendition's name.
+    func name(partial: String, sha256: String, fileExtension: String) throws(Errno) -> String {
+        let name = "\(sha256).\(fileExtension)"
+        // The same name holds the same bytes: an earlier run's copy is replaced by an equal one.
+        guard rename(partial, "\(path)/\(name)") == 0 else { throw Errno(errno) }
+        OwnedPaths.run.release(partial)
+        named.insert(name)
+        return name
+    }
+
+    /// Writes the manifest (`lines`, JSON text each) and removes what an earlier run left that it does not name.
+    func finish(manifest lines: [String]) throws(LocalError) {
+        let partial: (path: String, descriptor: Int32)
+        switch makePartial() {
+        case .success(let made): partial = made
+        case .failure(let error): throw LocalError("--into: cannot write \(path)/\(Self.manifestName): \(error.message)")
+        }
+        let text = Array(lines.map { $0 + "\n" }.joined().utf8)
+        let failure = text.withUnsafeBytes { writeAll(partial.descriptor, $0) }
+        let closed = close(partial.descriptor) == 0
+        guard failure == nil, closed, rename(partial.path, "\(path)/\(Self.manifestName)") == 0 else {
+            let why = Errno(failure ?? errno).message
+            OwnedPaths.run.remove(partial.path)
+            throw LocalError("--into: cannot write \(path)/\(Self.manifestName): \(why)")
+        }
+        OwnedPaths.run.release(partial.path)
+        for name in earlier.subtracting(named).subtracting([Self.manifestName]) { unlink("\(path)/\(name)") }
+    }
+}

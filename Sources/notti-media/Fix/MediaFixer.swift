@@ -1,0 +1,216 @@
+import Glibc
+import NottiMedia
+
+/// One URL of `fix` (SPEC 19): the whole file downloaded again, whatever the
+/// caps, drawn anew by the decode worker under the strictest record's cap, then
+/// decoded and judged under every record that names the URL before it gets its
+/// name in DIR. Pictures only: a video or a sound is listed as not fixed.
+struct MediaFixer {
+    let downloads: ServiceExtension
+    let decoder: DecodeWorker
+    let folder: FixFolder
+    let maxSide: Int
+    let targetBytes: Int
+    let timeoutSeconds: Double
+    let baseURL: String?
+
+    /// What became of one URL: a manifest line.
+    struct Outcome {
+        var url: String
+        var cured: [DiagnosticCode] = []
+        var rendition: Rendition?
+        var newURL: String?
+        var before: Before
+        var changes: [String] = []
+        var notFixed: (code: DiagnosticCode, message: String)?
+
+        struct Rendition {
+            var file: String
+            var bytes: Int
+            var type: String
+            var width: Int
+            var height: Int
+        }
+
+        struct Before {
+            var bytes: Int?
+            var type: String?
+            var width: Int?
+            var height: Int?
+        }
+
+        /// The `fixes.jsonl` line, its keys in SPEC 19's order.
+        var json: JSONValue {
+            var members = [JSONMember("url", .string(url))]
+            if let rendition {
+                members += [
+                    JSONMember("cured", .array(cured.map { .string($0.rawValue) })),
+                    JSONMember("file", .string(rendition.file)),
+                    JSONMember("bytes", .int(rendition.bytes)),
+                    JSONMember("type", .string(rendition.type)),
+                    JSONMember("width", .int(rendition.width)),
+                    JSONMember("height", .int(rendition.height)),
+                ]
+            }
+            members.append(JSONMember("before", .object([
+                JSONMember("bytes", before.bytes.map { .int($0) } ?? .null),
+                JSONMember("type", before.type.map { .string($0) } ?? .null),
+                JSONMember("width", before.width.map { .int($0) } ?? .null),
+                JSONMember("height", before.height.map { .int($0) } ?? .null),
+            ])))
+            if rendition != nil { members.append(JSONMember("changes", .array(changes.map { .string($0) }))) }
+            if let newURL { members.append(JSONMember("newUrl", .string(newURL))) }
+            if let notFixed {
+                members.append(JSONMember("notFixed", .object([
+                    JSONMember("code", .string(notFixed.code.rawValue)), JSONMember("message", .string(notFixed.message)),
+                ])))
+            }
+            return .object(members)
+        }
+    }
+
+    func fix(_ target: FixTargets.Target) -> Outcome {
+        let facts = target.facts
+        var outcome = Outcome(
+            url: target.url,
+            before: Outcome.Before(
+                bytes: facts.bytes, type: facts.sniffedMime.map(Self.typeName), width: facts.dimensions?.width,
+                height: facts.dimensions?.height))
+        // What only the origin can mend (a 404, a timeout, a cut file): the first such finding.
+        if let origin = target.findings.first(where: { !FixTargets.pictureCures.contains($0.code) }) {
+            outcome.notFixed = (origin.code, origin.diagnostic.message)
+            return outcome
+        }
+        let download: (file: WorkingFile, mime: String)
+        switch downloads.downloadWhole(target.url, timeoutSeconds: timeoutSeconds) {
+        case .success(let whole): download = whole
+        case .failure(let diagnostic):
+            outcome.notFixed = (diagnostic.code, diagnostic.message)
+            return outcome
+        }
+        defer { download.file.release() }
+        let bytes = Int(lseek(download.file.descriptor, 0, SEEK_END))
+        outcome.before.bytes = bytes
+        outcome.before.type = Self.typeName(download.mime)
+        guard DecodedMedia.kind(ofMime: download.mime) == .picture else {
+            let first = target.findings[0]
+            outcome.notFixed = (first.code, "\(download.mime) is not a picture: this version writes pictures only (video and audio "
+                + "are not re-encoded); \(first.diagnostic.message)")
+            return outcome
+        }
+        let decoded = decoder.decode(
+            opening: { download.file.withPath { open($0, O_RDONLY | O_CLOEXEC) } }, mime: download.mime, sha256: nil,
+            within: timeoutSeconds)
+        outcome.before.width = decoded?.width ?? outcome.before.width
+        outcome.before.height = decoded?.height ?? outcome.before.height
+        if let why = decoded?.undecodable {
+            outcome.notFixed = (.undecodableMedia, "the \(outcome.before.type ?? "file") does not decode: \(why)")
+            return outcome
+        }
+        // The strictest record's cap, and the target.
+        let limit = min(targetBytes, target.needs.map(\.maxBytes).min() ?? targetBytes)
+        switch render(download, mime: download.mime, limit: limit, needs: target.needs) {
+        case .failure(let failure):
+            outcome.notFixed = (failure.code, failure.message)
+        case .success(let (rendition, fixed)):
+            outcome.rendition = rendition
+            outcome.cured = target.findings.map(\.code)
+            outcome.changes = Self.changes(fixed, before: outcome.before, sourceType: outcome.before.type)
+            outcome.newURL = baseURL.map { $0.hasSuffix("/") ? $0 + rendition.file : $0 + "/" + rendition.file }
+        }
+        return outcome
+    }
+
+    struct Failure: Error {
+        var code: DiagnosticCode
+        var message: String
+    }
+
+    /// The worker draws the rendition into a partial file of DIR; it is decoded and judged under
+    /// every need, then named by its content.
+    private func render(
+        _ download: (file: WorkingFile, mime: String), mime: String, limit: Int, needs: [FixTargets.Need]
+    ) -> Result<(Outcome.Rendition, DecodeWorker.FixedPicture), Failure> {
+        let partial: (path: String, descriptor: Int32)
+        switch folder.makePartial() {
+        case .success(let made): partial = made
+        case .failure(let error): return .failure(Failure(code: .writeError, message: "cannot write in \(folder.path): \(error.message)"))
+        }
+        var named = false
+        defer {
+            if !named { OwnedPaths.run.remove(partial.path) }
+        }
+        let source = download.file.withPath { open($0, O_RDONLY | O_CLOEXEC) }
+        guard source >= 0 else { return .failure(Failure(code: .writeError, message: "cannot read the downloaded file")) }
+        let written = decoder.fixPicture(
+            source: source, mime: mime, maxSide: maxSide, targetBytes: limit, output: partial.descriptor, within: timeoutSeconds)
+        close(source)
+        let closed = close(partial.descriptor) == 0
+        let fixed: DecodeWorker.FixedPicture
+        switch written {
+        case .success(let picture) where closed: fixed = picture
+        case .success: return .failure(Failure(code: .writeError, message: "cannot write in \(folder.path): \(Errno(errno).message)"))
+        case .failure(let failure):
+            return .failure(Failure(code: .tooLarge, message: "no rendition could be made: \(failure.message)"))
+        }
+        // Verified as the phones will read it: decoded whole, and judged under each record's rules and cap.
+        let renditionMime = fixed.type == "png" ? "image/png" : "image/jpeg"
+        guard let decoded = decoder.decode(fileAt: partial.path, mime: renditionMime, sha256: nil, within: timeoutSeconds),
+              decoded.undecodable == nil, decoded.complete == true
+        else {
+            return .failure(Failure(code: .undecodableMedia, message: "the rendition did not decode whole, so it is not written"))
+        }
+        for need in needs {
+            if fixed.bytes > need.maxBytes {
+                return .failure(Failure(code: .tooLarge, message: "the rendition's \(fixed.bytes) bytes are over \(need.sdk.rawValue)'s "
+                    + "\(need.maxBytes)-byte cap on \(need.platform.rawValue)"))
+            }
+            let left = DecoderRules(decoded: decoded).findings(platform: need.platform, sdk: need.sdk)
+                .filter { !FixTargets.ignoredCodes.contains($0.code) }
+            if let finding = left.first {
+                return .failure(Failure(code: finding.code, message: "the rendition would still fail: \(finding.message)"))
+            }
+        }
+        guard let sha256 = SHA256.hex(ofFileAt: partial.path) else {
+            return .failure(Failure(code: .writeError, message: "cannot read the rendition back"))
+        }
+        do {
+            let name = try folder.name(partial: partial.path, sha256: sha256, fileExtension: fixed.type)
+            named = true
+            return .success((Outcome.Rendition(file: name, bytes: fixed.bytes, type: fixed.type, width: fixed.width, height: fixed.height), fixed))
+        } catch {
+            return .failure(Failure(code: .writeError, message: "cannot name the rendition in \(folder.path): \(error.message)"))
+        }
+    }
+
+    /// What was done, in plain words: "converted WebP → JPEG", "rotated 90° (EXIF 6)",
+    /// "resized 4032×3024 → 2048×1536", "JPEG quality 82".
+    static func changes(_ fixed: DecodeWorker.FixedPicture, before: Outcome.Before, sourceType: String?) -> [String] {
+        var changes: [String] = []
+        let target = fixed.type == "png" ? "PNG" : "JPEG"
+        let names = ["jpg": "JPEG", "png": "PNG", "gif": "GIF", "webp": "WebP", "heic": "HEIC", "heif": "HEIF", "avif": "AVIF",
+                     "bmp": "BMP", "tiff": "TIFF"]
+        if let sourceType, names[sourceType] ?? sourceType.uppercased() != target {
+            changes.append("converted \(names[sourceType] ?? sourceType.uppercased()) → \(target)")
+        }
+        let turns = [2: "mirrored", 3: "rotated 180°", 4: "flipped upside down", 5: "rotated 90° and mirrored", 6: "rotated 90°",
+                     7: "rotated 270° and mirrored", 8: "rotated 270°"]
+        if let turn = turns[fixed.orientation] { changes.append("\(turn) (EXIF \(fixed.orientation))") }
+        // The size as drawn: the source upright, against the rendition.
+        let sideways = [5, 6, 7, 8].contains(fixed.orientation)
+        let width = sideways ? fixed.sourceHeight : fixed.sourceWidth, height = sideways ? fixed.sourceWidth : fixed.sourceHeight
+        if width != fixed.width || height != fixed.height {
+            changes.append("resized \(width)×\(height) → \(fixed.width)×\(fixed.height)")
+        }
+        if let quality = fixed.quality { changes.append("JPEG quality \(quality)") }
+        return changes
+    }
+
+    /// A sniffed MIME type as the manifest names types: jpg, png, gif, webp, heic, avif, bmp, tiff, mp4, mp3, ...
+    static func typeName(_ mime: String) -> String {
+        if let known = MediaType(sniffedMime: mime) { return known.rawValue }
+        let names = ["image/webp": "webp", "image/heic": "heic", "image/heif": "heif", "image/avif": "avif", "image/bmp": "bmp",
+                     "image/x-ms-bmp": "bmp", "image/tiff": "tiff", "audio/x-m4a": "m4a", "video/quicktime": "mov"]
+        return names[mime] ?? String(mime.split(separator: "/").last ?? Substring(mime))
+    }
+}

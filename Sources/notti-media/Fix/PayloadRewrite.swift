@@ -1,0 +1,212 @@
+import NottiMedia
+
+/// `fix --rewrite` (SPEC 19): a payload's text with each fixed media URL
+/// replaced by its new URL, and the type an SDK states in the payload itself
+/// (Braze's `ab.att.type`, Batch's `com.batch.at.t`, CleverTap's
+/// `ct_mediaType`) following the rendition's type. The bytes are spliced, never
+/// re-serialised: number text, key order, spacing and every other byte stay as
+/// they were. Text that is not JSON is left alone.
+struct PayloadRewrite {
+    /// What one fixed URL becomes.
+    struct Replacement {
+        var newURL: String
+        /// The rendition's type: `jpg` or `png`.
+        var type: String
+    }
+
+    let replacements: [String: Replacement]
+
+    /// The sibling that states the type of the URL at a path, per SDK, and what it says for a type.
+    private static let typeFields: [(url: [String], type: [String], value: @Sendable (String) -> String)] = [
+        (["ab", "att", "url"], ["ab", "att", "type"], { $0 }),
+        (["com.batch", "at", "u"], ["com.batch", "at", "t"], { $0 == "png" ? "public.png" : "public.jpeg" }),
+        (["ct_mediaUrl"], ["ct_mediaType"], { _ in "image" }),
+    ]
+
+    /// `text` (one JSON payload) with its replacements; nil when nothing in it changes.
+    func rewrite(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+        var scanner = JSONStringScanner(text)
+        guard let strings = scanner.scan() else { return nil }
+        var edits: [(range: Range<Int>, text: String)] = []
+        var typesAt: [[String]: String] = [:]
+        for string in strings where string.isValue {
+            guard let replacement = replacements[string.value] else { continue }
+            edits.append((string.range, replacement.newURL))
+            for field in Self.typeFields where field.url == string.path {
+                typesAt[field.type] = field.value(replacement.type)
+            }
+        }
+        guard !edits.isEmpty else { return nil }
+        for string in strings where string.isValue {
+            if let type = typesAt[string.path], type != string.value { edits.append((string.range, type)) }
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count + 64)
+        var at = text.startIndex
+        for edit in edits.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            output += text[at..<edit.range.lowerBound]
+            output += Self.quoted(edit.text)
+            at = edit.range.upperBound
+        }
+        output += text[at...]
+        return output
+    }
+
+    /// A JSON string literal of `text`: quotes, backslashes and control characters escaped, nothing else (`/` stays).
+    static func quoted(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += Array("\\\"".utf8)
+            case UInt8(ascii: "\\"): bytes += Array("\\\\".utf8)
+            case 0..<0x20: bytes += Array(String(format4: byte).utf8)
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+        return bytes
+    }
+}
+
+private extension String {
+    /// `\u00XX` for a control byte.
+    init(format4 byte: UInt8) {
+        let digits = Array("0123456789abcdef")
+        self = "\\u00" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
+    }
+}
+
+/// The string tokens of one JSON value, each with its byte range (quotes included), its
+/// decoded text, and the path of keys that leads to it (array positions left out).
+struct JSONStringScanner {
+    struct Token {
+        var range: Range<Int>
+        var value: String
+        var path: [String]
+        /// A value, not an object's key.
+        var isValue: Bool
+    }
+
+    private let bytes: ArraySlice<UInt8>
+    private var at: Int
+    private var tokens: [Token] = []
+    private var path: [String] = []
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        at = bytes.startIndex
+    }
+
+    /// The tokens; nil when the text is not one JSON value (then nothing of it is rewritten).
+    mutating func scan() -> [Token]? {
+        skipSpace()
+        guard value(depth: 0) else { return nil }
+        skipSpace()
+        return at == bytes.endIndex ? tokens : nil
+    }
+
+    private mutating func skipSpace() {
+        while at < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
+    }
+
+    private mutating func value(depth: Int) -> Bool {
+        guard at < bytes.endIndex, depth < 512 else { return false }
+        switch bytes[at] {
+        case UInt8(ascii: "{"):
+            at += 1
+            skipSpace()
+            if at < bytes.endIndex, bytes[at] == UInt8(ascii: "}") {
+                at += 1
+                return true
+            }
+            while true {
+                skipSpace()
+                guard let key = string(isValue: false) else { return false }
+                skipSpace()
+                guard at < bytes.endIndex, bytes[at] == UInt8(ascii: ":") else { return false }
+                at += 1
+                skipSpace()
+                path.append(key)
+                let parsed = value(depth: depth + 1)
+                path.removeLast()
+                guard parsed else { return false }
+                skipSpace()
+                guard at < bytes.endIndex else { return false }
+                if bytes[at] == UInt8(ascii: ",") {
+                    at += 1
+                    continue
+                }
+                guard bytes[at] == UInt8(ascii: "}") else { return false }
+                at += 1
+                return true
+            }
+        case UInt8(ascii: "["):
+            at += 1
+            skipSpace()
+            if at < bytes.endIndex, bytes[at] == UInt8(ascii: "]") {
+                at += 1
+                return true
+            }
+            while true {
+                skipSpace()
+                guard value(depth: depth + 1) else { return false }
+                skipSpace()
+                guard at < bytes.endIndex else { return false }
+                if bytes[at] == UInt8(ascii: ",") {
+                    at += 1
+                    continue
+                }
+                guard bytes[at] == UInt8(ascii: "]") else { return false }
+                at += 1
+                return true
+            }
+        case UInt8(ascii: "\""):
+            return string(isValue: true) != nil
+        default:
+            // A number, true, false or null: its characters, whatever they are (the parser judged them).
+            let start = at
+            while at < bytes.endIndex, !",]} \t\r\n".utf8.contains(bytes[at]) { at += 1 }
+            return at > start
+        }
+    }
+
+    /// A string token at `at`, decoded; recorded as a token.
+    private mutating func string(isValue: Bool) -> String? {
+        guard at < bytes.endIndex, bytes[at] == UInt8(ascii: "\"") else { return nil }
+        let start = at
+        at += 1
+        var decoded: [UInt8] = []
+        while at < bytes.endIndex {
+            let byte = bytes[at]
+            if byte == UInt8(ascii: "\"") {
+                at += 1
+                let text = String(decoding: decoded, as: UTF8.self)
+                tokens.append(Token(range: start..<at, value: text, path: path, isValue: isValue))
+                return text
+            }
+            if byte == UInt8(ascii: "\\") {
+                guard at + 1 < bytes.endIndex else { return nil }
+                let escaped = bytes[at + 1]
+                at += 2
+                switch escaped {
+                case UInt8(ascii: "n"): decoded.append(0x0A)
+                case UInt8(ascii: "t"): decoded.append(0x09)
+                case UInt8(ascii: "r"): decoded.append(0x0D)
+                case UInt8(ascii: "b"): decoded.append(0x08)
+                case UInt8(ascii: "f"): decoded.append(0x0C)
+                case UInt8(ascii: "u"):
+                    guard at + 4 <= bytes.endIndex, let unit = UInt32(String(decoding: bytes[at..<(at + 4)], as: UTF8.self), radix: 16)
+                    else { return nil }
+                    at += 4
+                    // A URL to replace has no escapes of this kind worth pairing; a lone unit decodes as U+FFFD.
+                    decoded += Array(String(Unicode.Scalar(unit).map(Character.init) ?? "\u{FFFD}").utf8)
+                default: decoded.append(escaped)
+                }
+                continue
+            }
+            decoded.append(byte)
+            at += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// SPEC 19 from the outside: `fix` on loopback, the renditions served back from
+/// a second server at `--base-url`, and `check` run on the rewritten payloads.
+@Suite(.serialized) struct FixTests {
+    /// The origin: the decode fixtures, and a WebP.
+    static let origin: TestServer = {
+        let folder = Paths.temporaryFolder()
+        for name in ["rotated-6.jpg", "photo.png", "photo.heic", "truncated.jpg"] {
+            try? FileManager.default.copyItem(atPath: Paths.fixture("decode/\(name)"), toPath: folder.appendingPathComponent(name).path)
+        }
+        try? FileManager.default.copyItem(atPath: Paths.medium("badge.webp"), toPath: folder.appendingPathComponent("badge.webp").path)
+        return TestServer(media: folder.path)
+    }()
+
+    private static func request(_ url: String) -> String { DecodeTests.request(url) }
+
+    private static func braze(_ url: String, type: String) -> String {
+        #"{"aps": {"alert": "x", "mutable-content": 1}, "ab": {"att": {"url": "\#(url)", "type": "\#(type)"}}, "notification_id": "n-b"}"#
+    }
+
+    /// Payloads whose every media finding a rendition cures: rotated-6.jpg on Android (orientation_ignored),
+    /// a 1.2 MB PNG on Android (Firebase's 1 MiB), a WebP under Braze (iOS cannot type it), a HEIC under Notti.
+    static var fixable: [String] {
+        [
+            request(origin.url("/media/rotated-6.jpg")),
+            request(origin.url("/padded/1200000/photo.png")),
+            braze(origin.url("/media/badge.webp"), type: "webp"),
+            payload(url: origin.url("/media/photo.heic")),
+        ]
+    }
+
+    struct Run {
+        var result: CLI.Result
+        var manifest: [[String: Any]]
+        var names: Set<String>
+    }
+
+    private func fix(_ input: String, into: URL, extra: [String] = []) throws -> Run {
+        let result = try CLI.run(["fix", input, "--sdk", "auto", "--cacert", Paths.testCA, "--into", into.path] + extra)
+        let text = (try? String(contentsOf: into.appendingPathComponent("fixes.jsonl"), encoding: .utf8)) ?? ""
+        let manifest = text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        return Run(result: result, manifest: manifest, names: Set(Paths.contents(of: into)))
+    }
+
+    @Test func theRenditionsPassEverywhereAndThePayloadsPointAtThem() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let into = folder.appendingPathComponent("fixed"), rewritten = folder.appendingPathComponent("payloads")
+        // The renditions' own server: DIR served at the base URL.
+        let cdn = TestServer(media: into.path)
+        let base = cdn.url("/media/")
+        let input = folder.appendingPathComponent("campaign.jsonl")
+        try Data((Self.fixable.joined(separator: "\n") + "\n").utf8).write(to: input)
+
+        let run = try fix(input.path, into: into, extra: ["--base-url", base, "--rewrite", rewritten.path])
+        #expect(run.result.status == 0, "\(run.result.stdout)\(run.result.stderr)")
+        #expect(run.manifest.count == 4)
+        // DIR holds exactly the renditions the manifest names, and the manifest.
+        let files = run.manifest.compactMap { $0["file"] as? String }
+        #expect(run.names == Set(files + ["fixes.jsonl"]), "\(run.names)")
+        func line(_ name: String) -> [String: Any] { run.manifest.first { ($0["url"] as? String)?.contains(name) == true } ?? [:] }
+
+        let rotated = line("rotated-6.jpg")
+        #expect(rotated["cured"] as? [String] == ["orientation_ignored"])
+        #expect(rotated["type"] as? String == "jpg" && rotated["width"] as? Int == 240 && rotated["height"] as? Int == 320)
+        #expect((rotated["before"] as? [String: Any])?["width"] as? Int == 320, "sizes are stored pixel grids")
+        #expect((rotated["changes"] as? [String] ?? []).contains("rotated 90° (EXIF 6)"))
+        #expect((rotated["newUrl"] as? String) == base + (rotated["file"] as? String ?? "?"))
+        let large = line("padded/1200000")
+        #expect(large["cured"] as? [String] == ["too_large"])
+        #expect((large["before"] as? [String: Any])?["bytes"] as? Int == 1_200_000)
+        #expect((large["bytes"] as? Int ?? .max) <= 300_000)
+        let webp = line("badge.webp")
+        #expect(webp["cured"] as? [String] == ["unsupported_type"])
+        #expect((webp["changes"] as? [String] ?? []).contains("converted WebP → JPEG"))
+        #expect(line("photo.heic")["type"] as? String == "jpg")
+
+        // The rewritten payloads differ from the originals only in the URLs and Braze's type.
+        let before = try String(contentsOf: input, encoding: .utf8)
+        let after = try String(contentsOf: rewritten.appendingPathComponent("campaign.jsonl"), encoding: .utf8)
+        var expected = before
+        for entry in run.manifest {
+            expected = expected.replacingOccurrences(of: "\"\(entry["url"] as? String ?? "")\"", with: "\"\(entry["newUrl"] as? String ?? "")\"")
+        }
+        expected = expected.replacingOccurrences(of: #""type": "webp""#, with: #""type": "jpg""#)
+        #expect(after == expected)
+
+        // Served at the base URL, the rewritten payloads have no media finding on either platform.
+        let checked = try CLI.run(["check", rewritten.path, "--sdk", "auto", "--cacert", Paths.testCA, "--format", "json",
+                                   "--out", folder.appendingPathComponent("attachments").path])
+        #expect(checked.status == 0, "\(checked.stdout)")
+        let codes = checked.stdout.split(separator: "\n").flatMap { line -> [String] in
+            let record = (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+            return (record["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        }
+        #expect(codes.filter { !["notification_id_missing", "animation_lost"].contains($0) }.isEmpty, "\(codes)")
+
+        // The same input gives byte-identical renditions; the rewritten payloads give fix nothing to do.
+        let again = folder.appendingPathComponent("again")
+        let second = try fix(input.path, into: again)
+        #expect(second.names == run.names)
+        for name in files {
+            #expect(FileManager.default.contentsEqual(atPath: into.appendingPathComponent(name).path,
+                                                      andPath: again.appendingPathComponent(name).path), "\(name)")
+        }
+        let nothing = try fix(rewritten.appendingPathComponent("campaign.jsonl").path, into: folder.appendingPathComponent("nothing"))
+        #expect(nothing.result.status == 0, "\(nothing.result.stdout)")
+        #expect(nothing.manifest.isEmpty && nothing.names == ["fixes.jsonl"])
+    }
+
+    @Test func whatOnlyTheOriginCanMendIsListedNotFixed() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("broken.jsonl")
+        try Data([payload(url: Self.origin.url("/status/404")), payload(url: Self.origin.url("/media/truncated.jpg"))]
+            .joined(separator: "\n").utf8).write(to: input)
+        let into = folder.appendingPathComponent("fixed")
+        let run = try fix(input.path, into: into)
+        #expect(run.result.status == 1)
+        #expect(run.names == ["fixes.jsonl"], "no rendition")
+        let notFixed = run.manifest.compactMap { ($0["notFixed"] as? [String: Any])?["code"] as? String }
+        #expect(notFixed == ["http_error", "truncated_media"])
+        #expect(run.result.stdout.contains("broken.jsonl:1: error: http_error:"), "printed as check prints it")
+    }
+
+    @Test func badUsageIsExitTwoAndTouchesNothing() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("p.json")
+        try Data(payload(url: Self.origin.url("/media/badge.webp")).utf8).write(to: input)
+        let missing = try CLI.run(["fix", input.path])
+        #expect(missing.status == 2 && missing.stderr == "notti-media: fix needs --into DIR, the folder the renditions go to\n")
+        let rewrite = try CLI.run(["fix", input.path, "--into", folder.appendingPathComponent("d").path, "--rewrite", "x"])
+        #expect(rewrite.status == 2 && rewrite.stderr.contains("--rewrite needs --base-url URL"))
+        let foreign = folder.appendingPathComponent("foreign")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+        try Data("mine\n".utf8).write(to: foreign.appendingPathComponent("notes.txt"))
+        let refused = try CLI.run(["fix", input.path, "--cacert", Paths.testCA, "--into", foreign.path])
+        #expect(refused.status == 2 && refused.stderr.contains("holds notes.txt, which fix did not put there"))
+        #expect(Paths.contents(of: foreign) == ["notes.txt"])
+        let over = try CLI.run(["fix", input.path, "--into", folder.appendingPathComponent("d").path, "--rewrite", folder.path,
+                                "--base-url", "https://cdn.example/"])
+        #expect(over.status == 2 && over.stderr.contains("overlaps the payloads"), "never over the originals")
+    }
+}
