@@ -8,6 +8,7 @@
 #include "picture.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -87,12 +88,77 @@ static VipsImage *prepare(const char *path, Loader loader, int max_side, int *pn
     return upright;
 }
 
-void fix_picture(const char *path, const char *mime, int max_side, long long target_bytes, int fd, Reply *reply) {
+/// The smallest side an animation is kept at: below it, its first frame says more.
+static const int least_animated_side = 96;
+
+/// An animated GIF as a smaller animated GIF within `cap` bytes (the strictest record's cap), its side
+/// going down as the bytes say (bytes grow with the area); 1 when one was written, 0 when none fits at
+/// `least_animated_side` or more (the caller writes the first frame), -1 on a write error.
+static int fix_animation(const char *path, int pages, int longest, int max_side, long long cap, int fd, Reply *reply) {
+    char source[4200];
+    // libvips's thumbnail keeps every frame of a loader given n=-1; the file was sniffed as a GIF.
+    snprintf(source, sizeof source, "%s[n=-1]", path);
+    int side = longest < max_side ? longest : max_side;
+    while (side >= least_animated_side) {
+        VipsImage *small = NULL;
+        void *bytes = NULL;
+        size_t length = 0;
+        if (vips_thumbnail(source, &small, side, "height", side, "size", VIPS_SIZE_DOWN, NULL)) return 0;
+        int width = vips_image_get_width(small), page_height = vips_image_get_page_height(small);
+        int saved = vips_gifsave_buffer(small, &bytes, &length, "strip", TRUE, NULL);
+        g_object_unref(small);
+        if (saved) return 0;
+        if ((long long)length <= cap) {
+            int failed = write_all(fd, bytes, length);
+            g_free(bytes);
+            if (failed) return -1;
+            reply_string(reply, "status", "fixed");
+            reply_string(reply, "type", "gif");
+            reply_int(reply, "width", width);
+            reply_int(reply, "height", page_height);
+            reply_int(reply, "bytes", (long long)length);
+            reply_int(reply, "frames", pages);
+            return 1;
+        }
+        g_free(bytes);
+        // The side the bytes ask for, a little under; at least a tenth smaller each time.
+        double scale = sqrt((double)cap / (double)length) * 0.95;
+        int next = (int)(side * (scale < 0.9 ? scale : 0.9));
+        side = next < side ? next : side - 1;
+    }
+    return 0;
+}
+
+void fix_picture(const char *path, const char *mime, int max_side, long long target_bytes, long long cap, int fd, Reply *reply) {
     Loader loader = loader_for(mime);
     if (loader == NONE || max_side < 16 || target_bytes < 1) {
         reply_string(reply, "status", "failed");
         reply_string(reply, "detail", loader == NONE ? "not a picture format phones decode" : "no room for a picture");
         return;
+    }
+    int pages = 1;
+    if (loader == GIF) {
+        VipsImage *header = load(path, loader, 1, VIPS_FAIL_ON_NONE);
+        if (header) {
+            pages = vips_image_get_n_pages(header);
+            int source_width = vips_image_get_width(header), source_height = vips_image_get_height(header);
+            g_object_unref(header);
+            if (pages > 1) {
+                int longest = source_width > source_height ? source_width : source_height;
+                int written = fix_animation(path, pages, longest, max_side, cap, fd, reply);
+                if (written < 0) {
+                    reply_string(reply, "status", "failed");
+                    reply_string(reply, "detail", strerror(errno));
+                    return;
+                }
+                if (written > 0) {
+                    reply_int(reply, "orientation", 1);
+                    reply_int(reply, "sourceWidth", source_width);
+                    reply_int(reply, "sourceHeight", source_height);
+                    return;
+                }
+            }
+        }
     }
     int png = 0, orientation = 1, width = 0, height = 0;
     VipsImage *upright = prepare(path, loader, max_side, &png, &orientation, &width, &height);
@@ -160,6 +226,8 @@ void fix_picture(const char *path, const char *mime, int max_side, long long tar
     reply_int(reply, "height", out_height);
     reply_int(reply, "bytes", (long long)length);
     if (!png) reply_int(reply, "quality", quality);
+    // An animation no smaller GIF could keep within the bytes: its first frame.
+    if (pages > 1) reply_int(reply, "framesLost", pages - 1);
     reply_int(reply, "orientation", orientation);
     reply_int(reply, "sourceWidth", width);
     reply_int(reply, "sourceHeight", height);

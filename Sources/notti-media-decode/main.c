@@ -12,7 +12,8 @@
 // "render", the MIME type, the rows a cut file draws ("-": all) and the
 // renditions' names separated by spaces, with the file's descriptor and then
 // one descriptor per rendition to write it to. A fix request (`fix`) is the
-// lines "fix", the MIME type, the longest side and the most bytes allowed, with
+// lines "fix", the MIME type, the longest side, the most bytes of a still picture and
+// the strictest record's cap (an animation's most bytes), with
 // the file's descriptor and the one to write the new picture to. The worker
 // opens no path of its own; it exits when the socket closes.
 #define _GNU_SOURCE
@@ -159,9 +160,9 @@ int main(int argc, char **argv) {
         char *names[MOST_DESCRIPTORS];
         int rendering = strncmp(text, "render\n", 7) == 0, fixing = strncmp(text, "fix\n", 4) == 0;
         int renditions = rendering ? parse_render(text, &mime, &drawn_rows, names, MOST_DESCRIPTORS - 1) : fixing ? 1 : 0;
-        long long max_side = 0, target_bytes = 0;
+        long long max_side = 0, target_bytes = 0, cap = 0;
         char fix_mime[256] = "";
-        if (fixing && sscanf(text + 4, "%255[^\n]\n%lld\n%lld", fix_mime, &max_side, &target_bytes) != 3) renditions = -1;
+        if (fixing && sscanf(text + 4, "%255[^\n]\n%lld\n%lld\n%lld", fix_mime, &max_side, &target_bytes, &cap) != 4) renditions = -1;
         if (count < 1 || ((rendering || fixing) && renditions != count - 1)) {
             reply_string(&reply, "status", rendering || fixing ? "failed" : "not_decoded");
             reply_string(&reply, "detail", count < 1 ? "no file came with the request" : "one descriptor for each rendition is needed");
@@ -169,7 +170,7 @@ int main(int argc, char **argv) {
             char path[64];
             snprintf(path, sizeof path, "/proc/self/fd/%d", fds[0]);
             if (fixing) {
-                fix_picture(path, fix_mime, (int)(max_side > 65536 ? 65536 : max_side), target_bytes, fds[1], &reply);
+                fix_picture(path, fix_mime, (int)(max_side > 65536 ? 65536 : max_side), target_bytes, cap, fds[1], &reply);
             } else if (rendering) {
                 render_picture(path, mime, drawn_rows, names, fds + 1, renditions, &reply);
             } else if (strncmp(mime, "image/", 6) == 0) {

@@ -7,7 +7,7 @@ import Testing
     /// The origin: the decode fixtures, and a WebP.
     static let origin: TestServer = {
         let folder = Paths.temporaryFolder()
-        for name in ["rotated-6.jpg", "photo.png", "photo.heic", "truncated.jpg"] {
+        for name in ["rotated-6.jpg", "photo.png", "photo.heic", "truncated.jpg", "animated.gif"] {
             try? FileManager.default.copyItem(atPath: Paths.fixture("decode/\(name)"), toPath: folder.appendingPathComponent(name).path)
         }
         try? FileManager.default.copyItem(atPath: Paths.medium("badge.webp"), toPath: folder.appendingPathComponent("badge.webp").path)
@@ -21,10 +21,12 @@ import Testing
     }
 
     /// Payloads whose every media finding a rendition cures: rotated-6.jpg on Android (orientation_ignored),
-    /// a 1.2 MB PNG on Android (Firebase's 1 MiB), a WebP under Braze (iOS cannot type it), a HEIC under Notti.
+    /// a 1.2 MB PNG on Android (Firebase's 1 MiB), a WebP under Braze (iOS cannot type it), a HEIC under Notti,
+    /// an animated GIF of 1.2 MB on Android (kept animated, smaller).
     static var fixable: [String] {
         [
             request(origin.url("/media/rotated-6.jpg")),
+            request(origin.url("/padded/1200000/animated.gif")),
             request(origin.url("/padded/1200000/photo.png")),
             braze(origin.url("/media/badge.webp"), type: "webp"),
             payload(url: origin.url("/media/photo.heic")),
@@ -58,7 +60,7 @@ import Testing
 
         let run = try fix(input.path, into: into, extra: ["--base-url", base, "--rewrite", rewritten.path])
         #expect(run.result.status == 0, "\(run.result.stdout)\(run.result.stderr)")
-        #expect(run.manifest.count == 4)
+        #expect(run.manifest.count == 5)
         // DIR holds exactly the renditions the manifest names, and the manifest.
         let files = run.manifest.compactMap { $0["file"] as? String }
         #expect(run.names == Set(files + ["fixes.jsonl"]), "\(run.names)")
@@ -78,6 +80,9 @@ import Testing
         #expect(webp["cured"] as? [String] == ["unsupported_type"])
         #expect((webp["changes"] as? [String] ?? []).contains("converted WebP → JPEG"))
         #expect(line("photo.heic")["type"] as? String == "jpg")
+        let animation = line("animated.gif")
+        #expect(animation["type"] as? String == "gif" && animation["cured"] as? [String] == ["too_large"])
+        #expect((animation["changes"] as? [String] ?? []).contains("animation kept: 4 frames"), "\(animation)")
 
         // The rewritten payloads differ from the originals only in the URLs and Braze's type.
         let before = try String(contentsOf: input, encoding: .utf8)

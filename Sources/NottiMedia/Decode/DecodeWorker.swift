@@ -126,7 +126,7 @@ package final class DecodeWorker: @unchecked Sendable {
 
     /// What the worker wrote for `fix` (SPEC 19): a picture that passes on every phone.
     package struct FixedPicture: Sendable {
-        /// `jpg` or `png`.
+        /// `jpg`, `png`, or `gif` (an animation kept).
         package var type: String
         package var width: Int
         package var height: Int
@@ -137,13 +137,18 @@ package final class DecodeWorker: @unchecked Sendable {
         package var orientation: Int
         package var sourceWidth: Int
         package var sourceHeight: Int
+        /// An animated GIF kept animated: its frames.
+        package var frames: Int?
+        /// An animation written as its first frame: how many frames were dropped.
+        package var framesLost: Int?
     }
 
     /// Writes to `output` the picture read from `source` (sniffed as `mime`) as baseline JPEG (PNG with
-    /// transparency), sRGB, upright, at most `maxSide` on its long side and `targetBytes` long.
+    /// transparency), sRGB, upright, at most `maxSide` on its long side and `targetBytes` long; an animated
+    /// GIF as a smaller animated GIF within `cap` bytes where one fits, else its first frame.
     /// - Returns: what it wrote, or why it could not.
     package func fixPicture(
-        source: Int32, mime: String, maxSide: Int, targetBytes: Int, output: Int32, within seconds: Double
+        source: Int32, mime: String, maxSide: Int, targetBytes: Int, cap: Int, output: Int32, within seconds: Double
     ) -> Result<FixedPicture, DecodeFailure> {
         guard executable != nil else {
             Self.sayMissingOnce()
@@ -151,7 +156,7 @@ package final class DecodeWorker: @unchecked Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
-        switch ask(Array("fix\n\(mime)\n\(maxSide)\n\(targetBytes)".utf8), descriptors: [source, output],
+        switch ask(Array("fix\n\(mime)\n\(maxSide)\n\(targetBytes)\n\(cap)".utf8), descriptors: [source, output],
                    milliseconds: max(1, Int(seconds * 1000))) {
         case .success(let json):
             guard json["status"]?.stringValue == "fixed", let type = json["type"]?.stringValue,
@@ -160,7 +165,8 @@ package final class DecodeWorker: @unchecked Sendable {
             return .success(FixedPicture(
                 type: type, width: width, height: height, bytes: bytes, quality: json["quality"]?.intValue,
                 orientation: json["orientation"]?.intValue ?? 1, sourceWidth: json["sourceWidth"]?.intValue ?? width,
-                sourceHeight: json["sourceHeight"]?.intValue ?? height))
+                sourceHeight: json["sourceHeight"]?.intValue ?? height, frames: json["frames"]?.intValue,
+                framesLost: json["framesLost"]?.intValue))
         case .failure(let stopped):
             return .failure(DecodeFailure(message: "the decoder stopped: \(stopped.why)"))
         }

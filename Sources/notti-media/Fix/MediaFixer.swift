@@ -107,9 +107,9 @@ struct MediaFixer {
             outcome.notFixed = (.undecodableMedia, "the \(outcome.before.type ?? "file") does not decode: \(why)")
             return outcome
         }
-        // The strictest record's cap, and the target.
-        let limit = min(targetBytes, target.needs.map(\.maxBytes).min() ?? targetBytes)
-        switch render(download, mime: download.mime, limit: limit, needs: target.needs) {
+        // The strictest record's cap (an animation's bound), and under it the target (a still picture's).
+        let cap = target.needs.map(\.maxBytes).min() ?? targetBytes
+        switch render(download, mime: download.mime, limit: min(targetBytes, cap), cap: cap, needs: target.needs) {
         case .failure(let failure):
             outcome.notFixed = (failure.code, failure.message)
         case .success(let (rendition, fixed)):
@@ -129,7 +129,7 @@ struct MediaFixer {
     /// The worker draws the rendition into a partial file of DIR; it is decoded and judged under
     /// every need, then named by its content.
     private func render(
-        _ download: (file: WorkingFile, mime: String), mime: String, limit: Int, needs: [FixTargets.Need]
+        _ download: (file: WorkingFile, mime: String), mime: String, limit: Int, cap: Int, needs: [FixTargets.Need]
     ) -> Result<(Outcome.Rendition, DecodeWorker.FixedPicture), Failure> {
         let partial: (path: String, descriptor: Int32)
         switch folder.makePartial() {
@@ -143,7 +143,7 @@ struct MediaFixer {
         let source = download.file.withPath { open($0, O_RDONLY | O_CLOEXEC) }
         guard source >= 0 else { return .failure(Failure(code: .writeError, message: "cannot read the downloaded file")) }
         let written = decoder.fixPicture(
-            source: source, mime: mime, maxSide: maxSide, targetBytes: limit, output: partial.descriptor, within: timeoutSeconds)
+            source: source, mime: mime, maxSide: maxSide, targetBytes: limit, cap: cap, output: partial.descriptor, within: timeoutSeconds)
         close(source)
         let closed = close(partial.descriptor) == 0
         let fixed: DecodeWorker.FixedPicture
@@ -154,7 +154,7 @@ struct MediaFixer {
             return .failure(Failure(code: .tooLarge, message: "no rendition could be made: \(failure.message)"))
         }
         // Verified as the phones will read it: decoded whole, and judged under each record's rules and cap.
-        let renditionMime = fixed.type == "png" ? "image/png" : "image/jpeg"
+        let renditionMime = ["png": "image/png", "gif": "image/gif"][fixed.type] ?? "image/jpeg"
         guard let decoded = decoder.decode(fileAt: partial.path, mime: renditionMime, sha256: nil, within: timeoutSeconds),
               decoded.undecodable == nil, decoded.complete == true
         else {
@@ -187,7 +187,7 @@ struct MediaFixer {
     /// "resized 4032×3024 → 2048×1536", "JPEG quality 82".
     static func changes(_ fixed: DecodeWorker.FixedPicture, before: Outcome.Before, sourceType: String?) -> [String] {
         var changes: [String] = []
-        let target = fixed.type == "png" ? "PNG" : "JPEG"
+        let target = ["png": "PNG", "gif": "GIF"][fixed.type] ?? "JPEG"
         let names = ["jpg": "JPEG", "png": "PNG", "gif": "GIF", "webp": "WebP", "heic": "HEIC", "heif": "HEIF", "avif": "AVIF",
                      "bmp": "BMP", "tiff": "TIFF"]
         if let sourceType, names[sourceType] ?? sourceType.uppercased() != target {
@@ -201,6 +201,10 @@ struct MediaFixer {
         let width = sideways ? fixed.sourceHeight : fixed.sourceWidth, height = sideways ? fixed.sourceWidth : fixed.sourceHeight
         if width != fixed.width || height != fixed.height {
             changes.append("resized \(width)×\(height) → \(fixed.width)×\(fixed.height)")
+        }
+        if let frames = fixed.frames { changes.append("animation kept: \(frames) frames") }
+        if let lost = fixed.framesLost {
+            changes.append("animation lost: no smaller GIF fits, the first frame is kept (\(lost) frame\(lost == 1 ? "" : "s") dropped)")
         }
         if let quality = fixed.quality { changes.append("JPEG quality \(quality)") }
         return changes
