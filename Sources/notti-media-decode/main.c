@@ -18,6 +18,7 @@
 // opens no path of its own; it exits when the socket closes.
 #define _GNU_SOURCE
 #include "fix.h"
+#include "transcode.h"
 #include "render.h"
 #include "reply.h"
 
@@ -169,7 +170,9 @@ int main(int argc, char **argv) {
         } else {
             char path[64];
             snprintf(path, sizeof path, "/proc/self/fd/%d", fds[0]);
-            if (fixing) {
+            if (fixing && strncmp(fix_mime, "image/", 6) != 0) {
+                fix_stream(path, target_bytes, fds[1], &reply);
+            } else if (fixing) {
                 fix_picture(path, fix_mime, (int)(max_side > 65536 ? 65536 : max_side), target_bytes, cap, fds[1], &reply);
             } else if (rendering) {
                 render_picture(path, mime, drawn_rows, names, fds + 1, renditions, &reply);

@@ -2,69 +2,11 @@
 // stream's codec and sample-entry tag, size and duration; every packet read
 // (a file cut short has fewer than its index lists) and the first frame of
 // each stream decoded with libavcodec (one thread, for the same verdict every run).
+#include "ffmpeg.h"
 #include "reply.h"
 
-#include <dlfcn.h>
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/log.h>
 #include <stdio.h>
 #include <string.h>
-
-// FFmpeg is opened on the first video or audio file, not linked: its sixty-odd
-// libraries would double the worker's start-up and resident memory for every
-// run, and most runs decode pictures alone.
-#define FUNCTIONS(X) \
-    X(avformat, avformat_open_input) X(avformat, avformat_find_stream_info) X(avformat, avformat_close_input) \
-    X(avformat, avformat_index_get_entries_count) X(avformat, av_read_frame) X(avformat, av_seek_frame) \
-    X(avcodec, avcodec_get_name) X(avcodec, avcodec_find_decoder) X(avcodec, avcodec_alloc_context3) \
-    X(avcodec, avcodec_parameters_to_context) X(avcodec, avcodec_open2) X(avcodec, avcodec_send_packet) \
-    X(avcodec, avcodec_receive_frame) X(avcodec, avcodec_free_context) X(avcodec, av_packet_alloc) \
-    X(avcodec, av_packet_unref) X(avcodec, av_packet_free) \
-    X(avutil, av_dict_get) X(avutil, av_frame_alloc) X(avutil, av_frame_free) X(avutil, av_strerror) X(avutil, av_log_set_level)
-
-#define MEMBER(library, name) __typeof__(name) *name;
-static struct { FUNCTIONS(MEMBER) } ff;
-#define STRINGIFY(x) #x
-#define SONAME(name, major) "lib" name ".so." STRINGIFY(major)
-
-/// Opens FFmpeg's three libraries, once; 1 when every function is there.
-static int ffmpeg_loaded(void) {
-    static int state = 0;  // 0: not tried, 1: loaded, -1: unavailable
-    if (state) return state > 0;
-    state = -1;
-    void *avutil = dlopen(SONAME("avutil", LIBAVUTIL_VERSION_MAJOR), RTLD_NOW | RTLD_LOCAL);
-    void *avcodec = dlopen(SONAME("avcodec", LIBAVCODEC_VERSION_MAJOR), RTLD_NOW | RTLD_LOCAL);
-    void *avformat = dlopen(SONAME("avformat", LIBAVFORMAT_VERSION_MAJOR), RTLD_NOW | RTLD_LOCAL);
-    if (!avutil || !avcodec || !avformat) return 0;
-#define LOOKUP(library, name) if (!(ff.name = (__typeof__(name) *)dlsym(library, #name))) return 0;
-    FUNCTIONS(LOOKUP)
-    ff.av_log_set_level(AV_LOG_QUIET);
-    state = 1;
-    return 1;
-}
-
-#define avformat_open_input ff.avformat_open_input
-#define avformat_find_stream_info ff.avformat_find_stream_info
-#define avformat_close_input ff.avformat_close_input
-#define avformat_index_get_entries_count ff.avformat_index_get_entries_count
-#define av_read_frame ff.av_read_frame
-#define av_seek_frame ff.av_seek_frame
-#define avcodec_get_name ff.avcodec_get_name
-#define avcodec_find_decoder ff.avcodec_find_decoder
-#define avcodec_alloc_context3 ff.avcodec_alloc_context3
-#define avcodec_parameters_to_context ff.avcodec_parameters_to_context
-#define avcodec_open2 ff.avcodec_open2
-#define avcodec_send_packet ff.avcodec_send_packet
-#define avcodec_receive_frame ff.avcodec_receive_frame
-#define avcodec_free_context ff.avcodec_free_context
-#define av_packet_alloc ff.av_packet_alloc
-#define av_packet_unref ff.av_packet_unref
-#define av_packet_free ff.av_packet_free
-#define av_dict_get ff.av_dict_get
-#define av_frame_alloc ff.av_frame_alloc
-#define av_frame_free ff.av_frame_free
-#define av_strerror ff.av_strerror
 
 static const char *first_line(int code, char *buffer, size_t size) {
     av_strerror(code, buffer, size);

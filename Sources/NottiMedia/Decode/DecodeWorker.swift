@@ -124,32 +124,35 @@ package final class DecodeWorker: @unchecked Sendable {
         }
     }
 
-    /// What the worker wrote for `fix` (SPEC 19): a picture that passes on every phone.
-    package struct FixedPicture: Sendable {
-        /// `jpg`, `png`, or `gif` (an animation kept).
+    /// What the worker wrote for `fix` (SPEC 19): media that passes on every phone.
+    package struct FixedMedia: Sendable {
+        /// `jpg`, `png`, `gif` (an animation kept), `mp4` (re-muxed), `mp3`.
         package var type: String
-        package var width: Int
-        package var height: Int
-        package var bytes: Int
-        /// The JPEG quality it was written at; nil for PNG.
+        /// A picture's size as written (a video's and a sound's are read back by the caller).
+        package var width: Int?
+        package var height: Int?
+        /// The JPEG quality it was written at.
         package var quality: Int?
-        /// The source's EXIF orientation, applied to the pixels.
-        package var orientation: Int
-        package var sourceWidth: Int
-        package var sourceHeight: Int
+        /// A picture's EXIF orientation, applied to the pixels.
+        package var orientation = 1
+        package var sourceWidth: Int?
+        package var sourceHeight: Int?
         /// An animated GIF kept animated: its frames.
         package var frames: Int?
         /// An animation written as its first frame: how many frames were dropped.
         package var framesLost: Int?
+        /// A video's or a sound's change, in words ("re-muxed hev1 → hvc1 ...").
+        package var change: String?
     }
 
-    /// Writes to `output` the picture read from `source` (sniffed as `mime`) as baseline JPEG (PNG with
-    /// transparency), sRGB, upright, at most `maxSide` on its long side and `targetBytes` long; an animated
-    /// GIF as a smaller animated GIF within `cap` bytes where one fits, else its first frame.
+    /// Writes to `output` the file read from `source` (sniffed as `mime`) as one that passes on every
+    /// phone: a picture as baseline JPEG (PNG with transparency), sRGB, upright, at most `maxSide` on its
+    /// long side and `targetBytes` long, an animated GIF as a smaller one within `cap` where one fits;
+    /// `hev1` HEVC re-muxed as `hvc1`; a sound as MP3 within `targetBytes`.
     /// - Returns: what it wrote, or why it could not.
-    package func fixPicture(
+    package func fix(
         source: Int32, mime: String, maxSide: Int, targetBytes: Int, cap: Int, output: Int32, within seconds: Double
-    ) -> Result<FixedPicture, DecodeFailure> {
+    ) -> Result<FixedMedia, DecodeFailure> {
         guard executable != nil else {
             Self.sayMissingOnce()
             return .failure(DecodeFailure(message: "the decode worker is not installed"))
@@ -159,14 +162,20 @@ package final class DecodeWorker: @unchecked Sendable {
         switch ask(Array("fix\n\(mime)\n\(maxSide)\n\(targetBytes)\n\(cap)".utf8), descriptors: [source, output],
                    milliseconds: max(1, Int(seconds * 1000))) {
         case .success(let json):
-            guard json["status"]?.stringValue == "fixed", let type = json["type"]?.stringValue,
-                  let width = json["width"]?.intValue, let height = json["height"]?.intValue, let bytes = json["bytes"]?.intValue
-            else { return .failure(DecodeFailure(message: json["detail"]?.stringValue ?? "the decoder could not write it")) }
-            return .success(FixedPicture(
-                type: type, width: width, height: height, bytes: bytes, quality: json["quality"]?.intValue,
-                orientation: json["orientation"]?.intValue ?? 1, sourceWidth: json["sourceWidth"]?.intValue ?? width,
-                sourceHeight: json["sourceHeight"]?.intValue ?? height, frames: json["frames"]?.intValue,
-                framesLost: json["framesLost"]?.intValue))
+            guard json["status"]?.stringValue == "fixed", let type = json["type"]?.stringValue else {
+                return .failure(DecodeFailure(message: json["detail"]?.stringValue ?? "the decoder could not write it"))
+            }
+            var fixed = FixedMedia(type: type)
+            fixed.width = json["width"]?.intValue
+            fixed.height = json["height"]?.intValue
+            fixed.quality = json["quality"]?.intValue
+            fixed.orientation = json["orientation"]?.intValue ?? 1
+            fixed.sourceWidth = json["sourceWidth"]?.intValue
+            fixed.sourceHeight = json["sourceHeight"]?.intValue
+            fixed.frames = json["frames"]?.intValue
+            fixed.framesLost = json["framesLost"]?.intValue
+            fixed.change = json["change"]?.stringValue
+            return .success(fixed)
         case .failure(let stopped):
             return .failure(DecodeFailure(message: "the decoder stopped: \(stopped.why)"))
         }

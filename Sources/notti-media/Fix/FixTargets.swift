@@ -42,10 +42,11 @@ final class FixTargets: @unchecked Sendable {
     ]
     /// Android's `animation_lost` is what a still picture is, not a finding to cure.
     static let ignoredCodes: Set<DiagnosticCode> = [.animationLost]
-    /// What a new picture cures: its size, format, orientation, pixel count or download time.
-    static let pictureCures: Set<DiagnosticCode> = [
+    /// What a new file cures: a picture's size, format, orientation, pixel count or download time; a
+    /// video's sample entry (`hev1`); a sound's size.
+    static let cures: Set<DiagnosticCode> = [
         .tooLarge, .exceedsIOSLimit, .unsupportedType, .typeMismatch, .orientationIgnored, .largeBitmap, .slowNetwork,
-        .needsAndroidVersion,
+        .needsAndroidVersion, .unplayableVideo,
     ]
 
     private(set) var ordered: [Target] = []

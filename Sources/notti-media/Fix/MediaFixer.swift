@@ -4,7 +4,8 @@ import NottiMedia
 /// One URL of `fix` (SPEC 19): the whole file downloaded again, whatever the
 /// caps, drawn anew by the decode worker under the strictest record's cap, then
 /// decoded and judged under every record that names the URL before it gets its
-/// name in DIR. Pictures only: a video or a sound is listed as not fixed.
+/// name in DIR. Pictures, `hev1` video (re-muxed) and sounds (MP3); a video that
+/// needs re-encoding is listed as not fixed.
 struct MediaFixer {
     let downloads: ServiceExtension
     let decoder: DecodeWorker
@@ -28,8 +29,8 @@ struct MediaFixer {
             var file: String
             var bytes: Int
             var type: String
-            var width: Int
-            var height: Int
+            var width: Int?
+            var height: Int?
         }
 
         struct Before {
@@ -48,8 +49,8 @@ struct MediaFixer {
                     JSONMember("file", .string(rendition.file)),
                     JSONMember("bytes", .int(rendition.bytes)),
                     JSONMember("type", .string(rendition.type)),
-                    JSONMember("width", .int(rendition.width)),
-                    JSONMember("height", .int(rendition.height)),
+                    JSONMember("width", rendition.width.map { .int($0) } ?? .null),
+                    JSONMember("height", rendition.height.map { .int($0) } ?? .null),
                 ]
             }
             members.append(JSONMember("before", .object([
@@ -77,7 +78,7 @@ struct MediaFixer {
                 bytes: facts.bytes, type: facts.sniffedMime.map(Self.typeName), width: facts.dimensions?.width,
                 height: facts.dimensions?.height))
         // What only the origin can mend (a 404, a timeout, a cut file): the first such finding.
-        if let origin = target.findings.first(where: { !FixTargets.pictureCures.contains($0.code) }) {
+        if let origin = target.findings.first(where: { !FixTargets.cures.contains($0.code) }) {
             outcome.notFixed = (origin.code, origin.diagnostic.message)
             return outcome
         }
@@ -92,10 +93,9 @@ struct MediaFixer {
         let bytes = Int(lseek(download.file.descriptor, 0, SEEK_END))
         outcome.before.bytes = bytes
         outcome.before.type = Self.typeName(download.mime)
-        guard DecodedMedia.kind(ofMime: download.mime) == .picture else {
+        guard let kind = DecodedMedia.kind(ofMime: download.mime) else {
             let first = target.findings[0]
-            outcome.notFixed = (first.code, "\(download.mime) is not a picture: this version writes pictures only (video and audio "
-                + "are not re-encoded); \(first.diagnostic.message)")
+            outcome.notFixed = (first.code, "\(download.mime) is no picture, video or sound a phone shows; \(first.diagnostic.message)")
             return outcome
         }
         let decoded = decoder.decode(
@@ -107,9 +107,11 @@ struct MediaFixer {
             outcome.notFixed = (.undecodableMedia, "the \(outcome.before.type ?? "file") does not decode: \(why)")
             return outcome
         }
-        // The strictest record's cap (an animation's bound), and under it the target (a still picture's).
+        // The strictest record's cap (an animation's bound), and under it the target: a still picture's,
+        // or, for a sound, iOS's audio limit read the strict way (5,000,000 bytes).
         let cap = target.needs.map(\.maxBytes).min() ?? targetBytes
-        switch render(download, mime: download.mime, limit: min(targetBytes, cap), cap: cap, needs: target.needs) {
+        let limit = kind == .picture ? min(targetBytes, cap) : min(5_000_000, cap)
+        switch render(download, mime: download.mime, limit: limit, cap: cap, needs: target.needs) {
         case .failure(let failure):
             outcome.notFixed = (failure.code, failure.message)
         case .success(let (rendition, fixed)):
@@ -130,7 +132,7 @@ struct MediaFixer {
     /// every need, then named by its content.
     private func render(
         _ download: (file: WorkingFile, mime: String), mime: String, limit: Int, cap: Int, needs: [FixTargets.Need]
-    ) -> Result<(Outcome.Rendition, DecodeWorker.FixedPicture), Failure> {
+    ) -> Result<(Outcome.Rendition, DecodeWorker.FixedMedia), Failure> {
         let partial: (path: String, descriptor: Int32)
         switch folder.makePartial() {
         case .success(let made): partial = made
@@ -142,11 +144,11 @@ struct MediaFixer {
         }
         let source = download.file.withPath { open($0, O_RDONLY | O_CLOEXEC) }
         guard source >= 0 else { return .failure(Failure(code: .writeError, message: "cannot read the downloaded file")) }
-        let written = decoder.fixPicture(
+        let written = decoder.fix(
             source: source, mime: mime, maxSide: maxSide, targetBytes: limit, cap: cap, output: partial.descriptor, within: timeoutSeconds)
         close(source)
         let closed = close(partial.descriptor) == 0
-        let fixed: DecodeWorker.FixedPicture
+        var fixed: DecodeWorker.FixedMedia
         switch written {
         case .success(let picture) where closed: fixed = picture
         case .success: return .failure(Failure(code: .writeError, message: "cannot write in \(folder.path): \(Errno(errno).message)"))
@@ -154,15 +156,17 @@ struct MediaFixer {
             return .failure(Failure(code: .tooLarge, message: "no rendition could be made: \(failure.message)"))
         }
         // Verified as the phones will read it: decoded whole, and judged under each record's rules and cap.
-        let renditionMime = ["png": "image/png", "gif": "image/gif"][fixed.type] ?? "image/jpeg"
+        let renditionMime = ["png": "image/png", "gif": "image/gif", "mp4": "video/mp4", "mp3": "audio/mpeg"][fixed.type] ?? "image/jpeg"
+        var info = stat()
+        let bytes = stat(partial.path, &info) == 0 ? Int(info.st_size) : 0
         guard let decoded = decoder.decode(fileAt: partial.path, mime: renditionMime, sha256: nil, within: timeoutSeconds),
               decoded.undecodable == nil, decoded.complete == true
         else {
             return .failure(Failure(code: .undecodableMedia, message: "the rendition did not decode whole, so it is not written"))
         }
         for need in needs {
-            if fixed.bytes > need.maxBytes {
-                return .failure(Failure(code: .tooLarge, message: "the rendition's \(fixed.bytes) bytes are over \(need.sdk.rawValue)'s "
+            if bytes > need.maxBytes {
+                return .failure(Failure(code: .tooLarge, message: "the rendition's \(bytes) bytes are over \(need.sdk.rawValue)'s "
                     + "\(need.maxBytes)-byte cap on \(need.platform.rawValue)"))
             }
             let left = DecoderRules(decoded: decoded).findings(platform: need.platform, sdk: need.sdk)
@@ -177,7 +181,10 @@ struct MediaFixer {
         do {
             let name = try folder.name(partial: partial.path, sha256: sha256, fileExtension: fixed.type)
             named = true
-            return .success((Outcome.Rendition(file: name, bytes: fixed.bytes, type: fixed.type, width: fixed.width, height: fixed.height), fixed))
+            // A picture's size as written; a video's as the decoder reads it back; a sound has none.
+            fixed.width = fixed.width ?? decoded.width
+            fixed.height = fixed.height ?? decoded.height
+            return .success((Outcome.Rendition(file: name, bytes: bytes, type: fixed.type, width: fixed.width, height: fixed.height), fixed))
         } catch {
             return .failure(Failure(code: .writeError, message: "cannot name the rendition in \(folder.path): \(error.message)"))
         }
@@ -185,7 +192,8 @@ struct MediaFixer {
 
     /// What was done, in plain words: "converted WebP → JPEG", "rotated 90° (EXIF 6)",
     /// "resized 4032×3024 → 2048×1536", "JPEG quality 82".
-    static func changes(_ fixed: DecodeWorker.FixedPicture, before: Outcome.Before, sourceType: String?) -> [String] {
+    static func changes(_ fixed: DecodeWorker.FixedMedia, before: Outcome.Before, sourceType: String?) -> [String] {
+        if let change = fixed.change { return [change] }
         var changes: [String] = []
         let target = ["png": "PNG", "gif": "GIF"][fixed.type] ?? "JPEG"
         let names = ["jpg": "JPEG", "png": "PNG", "gif": "GIF", "webp": "WebP", "heic": "HEIC", "heif": "HEIF", "avif": "AVIF",
@@ -198,9 +206,9 @@ struct MediaFixer {
         if let turn = turns[fixed.orientation] { changes.append("\(turn) (EXIF \(fixed.orientation))") }
         // The size as drawn: the source upright, against the rendition.
         let sideways = [5, 6, 7, 8].contains(fixed.orientation)
-        let width = sideways ? fixed.sourceHeight : fixed.sourceWidth, height = sideways ? fixed.sourceWidth : fixed.sourceHeight
-        if width != fixed.width || height != fixed.height {
-            changes.append("resized \(width)×\(height) → \(fixed.width)×\(fixed.height)")
+        if let sourceWidth = fixed.sourceWidth, let sourceHeight = fixed.sourceHeight, let width = fixed.width, let height = fixed.height {
+            let before = sideways ? (sourceHeight, sourceWidth) : (sourceWidth, sourceHeight)
+            if before != (width, height) { changes.append("resized \(before.0)×\(before.1) → \(width)×\(height)") }
         }
         if let frames = fixed.frames { changes.append("animation kept: \(frames) frames") }
         if let lost = fixed.framesLost {

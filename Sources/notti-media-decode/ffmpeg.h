@@ -1,0 +1,92 @@
+// FFmpeg, opened on the first video or audio file, not linked: its sixty-odd
+// libraries would double the worker's start-up and resident memory for every
+// run, and most runs decode pictures alone. Its functions are called through
+// `ff`, under their own names (the macros below).
+#ifndef NOTTI_DECODE_FFMPEG_H
+#define NOTTI_DECODE_FFMPEG_H
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/log.h>
+#include <libavutil/opt.h>
+#include <libswresample/swresample.h>
+
+#define FFMPEG_FUNCTIONS(X) \
+    X(avformat, avformat_open_input) X(avformat, avformat_find_stream_info) X(avformat, avformat_close_input) \
+    X(avformat, avformat_index_get_entries_count) X(avformat, av_read_frame) X(avformat, av_seek_frame) \
+    X(avformat, avformat_alloc_output_context2) X(avformat, avformat_new_stream) X(avformat, avformat_write_header) \
+    X(avformat, av_interleaved_write_frame) X(avformat, av_write_trailer) X(avformat, avformat_free_context) \
+    X(avformat, avio_open) X(avformat, avio_closep) \
+    X(avcodec, avcodec_get_name) X(avcodec, avcodec_find_decoder) X(avcodec, avcodec_find_encoder_by_name) \
+    X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_parameters_to_context) X(avcodec, avcodec_parameters_from_context) \
+    X(avcodec, avcodec_parameters_copy) X(avcodec, avcodec_open2) X(avcodec, avcodec_send_packet) \
+    X(avcodec, avcodec_receive_frame) X(avcodec, avcodec_send_frame) X(avcodec, avcodec_receive_packet) \
+    X(avcodec, avcodec_free_context) X(avcodec, av_packet_alloc) X(avcodec, av_packet_unref) X(avcodec, av_packet_free) \
+    X(avcodec, av_packet_rescale_ts) \
+    X(avutil, av_dict_get) X(avutil, av_dict_set) X(avutil, av_dict_free) X(avutil, av_frame_alloc) X(avutil, av_frame_free) \
+    X(avutil, av_frame_get_buffer) X(avutil, av_frame_make_writable) X(avutil, av_strerror) X(avutil, av_log_set_level) \
+    X(avutil, av_channel_layout_default) X(avutil, av_channel_layout_copy) X(avutil, av_channel_layout_uninit) \
+    X(avutil, av_rescale_q) \
+    X(swresample, swr_alloc_set_opts2) X(swresample, swr_init) X(swresample, swr_convert) X(swresample, swr_free) \
+    X(swresample, swr_get_delay)
+
+#define FFMPEG_MEMBER(library, name) __typeof__(name) *name;
+extern struct FFmpeg { FFMPEG_FUNCTIONS(FFMPEG_MEMBER) } ff;
+
+/// Opens FFmpeg's libraries, once; 1 when every function is there.
+int ffmpeg_loaded(void);
+
+// ffmpeg.c, which fills `ff`, needs the real names.
+#ifndef FFMPEG_NO_RENAMES
+#define avformat_open_input ff.avformat_open_input
+#define avformat_find_stream_info ff.avformat_find_stream_info
+#define avformat_close_input ff.avformat_close_input
+#define avformat_index_get_entries_count ff.avformat_index_get_entries_count
+#define av_read_frame ff.av_read_frame
+#define av_seek_frame ff.av_seek_frame
+#define avformat_alloc_output_context2 ff.avformat_alloc_output_context2
+#define avformat_new_stream ff.avformat_new_stream
+#define avformat_write_header ff.avformat_write_header
+#define av_interleaved_write_frame ff.av_interleaved_write_frame
+#define av_write_trailer ff.av_write_trailer
+#define avformat_free_context ff.avformat_free_context
+#define avio_open ff.avio_open
+#define avio_closep ff.avio_closep
+#define avcodec_get_name ff.avcodec_get_name
+#define avcodec_find_decoder ff.avcodec_find_decoder
+#define avcodec_find_encoder_by_name ff.avcodec_find_encoder_by_name
+#define avcodec_alloc_context3 ff.avcodec_alloc_context3
+#define avcodec_parameters_to_context ff.avcodec_parameters_to_context
+#define avcodec_parameters_from_context ff.avcodec_parameters_from_context
+#define avcodec_parameters_copy ff.avcodec_parameters_copy
+#define avcodec_open2 ff.avcodec_open2
+#define avcodec_send_packet ff.avcodec_send_packet
+#define avcodec_receive_frame ff.avcodec_receive_frame
+#define avcodec_send_frame ff.avcodec_send_frame
+#define avcodec_receive_packet ff.avcodec_receive_packet
+#define avcodec_free_context ff.avcodec_free_context
+#define av_packet_alloc ff.av_packet_alloc
+#define av_packet_unref ff.av_packet_unref
+#define av_packet_free ff.av_packet_free
+#define av_packet_rescale_ts ff.av_packet_rescale_ts
+#define av_dict_get ff.av_dict_get
+#define av_dict_set ff.av_dict_set
+#define av_dict_free ff.av_dict_free
+#define av_frame_alloc ff.av_frame_alloc
+#define av_frame_free ff.av_frame_free
+#define av_frame_get_buffer ff.av_frame_get_buffer
+#define av_frame_make_writable ff.av_frame_make_writable
+#define av_strerror ff.av_strerror
+#define av_channel_layout_default ff.av_channel_layout_default
+#define av_channel_layout_copy ff.av_channel_layout_copy
+#define av_channel_layout_uninit ff.av_channel_layout_uninit
+#define av_rescale_q ff.av_rescale_q
+#define swr_alloc_set_opts2 ff.swr_alloc_set_opts2
+#define swr_init ff.swr_init
+#define swr_convert ff.swr_convert
+#define swr_free ff.swr_free
+#define swr_get_delay ff.swr_get_delay
+#endif
+
+#endif

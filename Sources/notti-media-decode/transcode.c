@@ -1,0 +1,264 @@
+// `fix` for video and audio (SPEC 19), through FFmpeg: HEVC stored as `hev1`
+// re-muxed as `hvc1` (the same stream, no re-encode, the index at the front),
+// and a sound too large for iOS re-encoded as MP3 at the highest standard
+// bitrate that keeps it within the bytes allowed, cover art dropped. Written
+// with FFmpeg's bit-exact flags (no version strings, no dates): the same input
+// gives the same bytes.
+#include "ffmpeg.h"
+#include "transcode.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/// The output's URL: the descriptor the tool passed, by path (the MP4 muxer's faststart pass opens
+/// the file again by its URL to read it back, so it must be a seekable file, not a pipe).
+static void output_url(int fd, char url[64]) {
+    snprintf(url, 64, "/proc/self/fd/%d", fd);
+}
+
+static int open_output(AVFormatContext *out) {
+    return avio_open(&out->pb, out->url, AVIO_FLAG_WRITE);
+}
+
+static void fail(Reply *reply, const char *detail) {
+    reply_string(reply, "status", "failed");
+    reply_string(reply, "detail", detail);
+}
+
+/// The first stream of `type` that is not a cover picture; -1 when none.
+static int stream_of(AVFormatContext *context, enum AVMediaType type) {
+    for (unsigned i = 0; i < context->nb_streams; i++) {
+        if (context->streams[i]->disposition & AV_DISPOSITION_ATTACHED_PIC) continue;
+        if (context->streams[i]->codecpar->codec_type == type) return (int)i;
+    }
+    return -1;
+}
+
+/// Copies the video and audio streams into an MP4 whose HEVC sample entry is `hvc1`.
+static void remux_as_hvc1(AVFormatContext *in, int fd, Reply *reply) {
+    AVFormatContext *out = NULL;
+    char url[64];
+    output_url(fd, url);
+    if (avformat_alloc_output_context2(&out, NULL, "mp4", url) < 0 || !out) return fail(reply, "no MP4 muxer");
+    out->flags |= AVFMT_FLAG_BITEXACT;
+    int map[64];
+    int kept = 0;
+    for (unsigned i = 0; i < in->nb_streams && i < 64; i++) {
+        const AVStream *source = in->streams[i];
+        enum AVMediaType type = source->codecpar->codec_type;
+        map[i] = -1;
+        if ((type != AVMEDIA_TYPE_VIDEO && type != AVMEDIA_TYPE_AUDIO) || (source->disposition & AV_DISPOSITION_ATTACHED_PIC)) continue;
+        AVStream *stream = avformat_new_stream(out, NULL);
+        if (!stream || avcodec_parameters_copy(stream->codecpar, source->codecpar) < 0) {
+            avformat_free_context(out);
+            return fail(reply, "cannot copy a stream");
+        }
+        stream->codecpar->codec_tag = source->codecpar->codec_id == AV_CODEC_ID_HEVC ? MKTAG('h', 'v', 'c', '1') : 0;
+        stream->time_base = source->time_base;
+        map[i] = kept++;
+    }
+    AVDictionary *options = NULL;
+    av_dict_set(&options, "movflags", "+faststart", 0);
+    int code = open_output(out);
+    if (code >= 0) code = avformat_write_header(out, &options);
+    av_dict_free(&options);
+    AVPacket *packet = av_packet_alloc();
+    long long packets = 0;
+    while (code >= 0 && packet && av_read_frame(in, packet) >= 0) {
+        int index = packet->stream_index;
+        if (index < 64 && map[index] >= 0) {
+            av_packet_rescale_ts(packet, in->streams[index]->time_base, out->streams[map[index]]->time_base);
+            packet->stream_index = map[index];
+            packet->pos = -1;
+            code = av_interleaved_write_frame(out, packet);
+            packets++;
+        }
+        av_packet_unref(packet);
+    }
+    av_packet_free(&packet);
+    if (code >= 0) code = av_write_trailer(out);
+    avio_closep(&out->pb);
+    avformat_free_context(out);
+    if (code < 0 || packets == 0) {
+        char error[128];
+        av_strerror(code, error, sizeof error);
+        return fail(reply, packets == 0 ? "no packet to copy" : error);
+    }
+    reply_string(reply, "status", "fixed");
+    reply_string(reply, "type", "mp4");
+    reply_string(reply, "change", "re-muxed hev1 → hvc1 (the same HEVC stream, not re-encoded)");
+}
+
+/// The standard MP3 bitrates, highest first (kbit/s).
+static const int mp3_rates[] = {320, 256, 224, 192, 160, 128, 112, 96, 80, 64, 56, 48, 40, 32};
+
+/// Hands the resampler's output to the encoder a frame at a time (at the end, what is left too) and
+/// writes the encoder's packets to `out`.
+static int emit(SwrContext *resampler, AVCodecContext *encoder, AVFormatContext *out, int64_t *next_pts, int final) {
+    int code = 0;
+    AVPacket *encoded = av_packet_alloc();
+    if (!encoded) return AVERROR(ENOMEM);
+    while (code >= 0) {
+        int64_t waiting = swr_get_delay(resampler, encoder->sample_rate);
+        if (waiting < encoder->frame_size && !(final && waiting > 0)) break;
+        AVFrame *frame = av_frame_alloc();
+        if (!frame) {
+            code = AVERROR(ENOMEM);
+            break;
+        }
+        frame->nb_samples = encoder->frame_size;
+        frame->format = encoder->sample_fmt;
+        frame->sample_rate = encoder->sample_rate;
+        av_channel_layout_copy(&frame->ch_layout, &encoder->ch_layout);
+        code = av_frame_get_buffer(frame, 0);
+        int samples = code >= 0 ? swr_convert(resampler, frame->data, encoder->frame_size, NULL, 0) : 0;
+        if (samples > 0) {
+            frame->nb_samples = samples;
+            frame->pts = *next_pts;
+            *next_pts += samples;
+            code = avcodec_send_frame(encoder, frame);
+        }
+        av_frame_free(&frame);
+        if (samples <= 0) break;
+        while (code >= 0 && avcodec_receive_packet(encoder, encoded) >= 0) {
+            av_packet_rescale_ts(encoded, encoder->time_base, out->streams[0]->time_base);
+            encoded->stream_index = 0;
+            code = av_interleaved_write_frame(out, encoded);
+        }
+    }
+    av_packet_free(&encoded);
+    return code;
+}
+
+/// Decodes every packet of stream `index`, resamples it for `encoder` and writes what it encodes to `out`.
+static int encode_all(AVFormatContext *in, int index, AVCodecContext *decoder, AVCodecContext *encoder, SwrContext *resampler,
+                      AVFormatContext *out) {
+    AVPacket *packet = av_packet_alloc();
+    AVFrame *frame = av_frame_alloc();
+    int code = packet && frame ? 0 : AVERROR(ENOMEM);
+    int64_t next_pts = 0;
+    int ended = 0;
+    while (code >= 0 && !ended) {
+        int read = av_read_frame(in, packet);
+        if (read < 0) {
+            ended = 1;
+            avcodec_send_packet(decoder, NULL);
+        } else {
+            if (packet->stream_index == index) avcodec_send_packet(decoder, packet);
+            av_packet_unref(packet);
+        }
+        while (code >= 0 && avcodec_receive_frame(decoder, frame) >= 0) {
+            if (swr_convert(resampler, NULL, 0, (const uint8_t **)frame->extended_data, frame->nb_samples) < 0) code = AVERROR(EINVAL);
+            if (code >= 0) code = emit(resampler, encoder, out, &next_pts, 0);
+        }
+    }
+    if (code >= 0) code = emit(resampler, encoder, out, &next_pts, 1);
+    // The encoder's delayed packets.
+    if (code >= 0 && avcodec_send_frame(encoder, NULL) >= 0) {
+        while (code >= 0 && avcodec_receive_packet(encoder, packet) >= 0) {
+            av_packet_rescale_ts(packet, encoder->time_base, out->streams[0]->time_base);
+            packet->stream_index = 0;
+            code = av_interleaved_write_frame(out, packet);
+        }
+    }
+    av_frame_free(&frame);
+    av_packet_free(&packet);
+    return code;
+}
+
+/// Re-encodes the sound as MP3 at the highest standard bitrate within `target_bytes`.
+static void encode_mp3(AVFormatContext *in, int index, long long target_bytes, int fd, Reply *reply) {
+    double seconds = in->duration > 0 ? (double)in->duration / AV_TIME_BASE : 0;
+    if (seconds <= 0) return fail(reply, "its duration is not known");
+    int rate = 0;
+    for (size_t i = 0; i < sizeof mp3_rates / sizeof *mp3_rates; i++) {
+        // The frames' bytes, a frame more for the encoder's delay, and the muxer's header.
+        double bytes = mp3_rates[i] * 1000.0 / 8 * (seconds + 0.1) + 4096;
+        if (bytes <= (double)target_bytes) {
+            rate = mp3_rates[i];
+            break;
+        }
+    }
+    if (!rate) return fail(reply, "no MP3 bitrate keeps it within the bytes allowed");
+    const AVCodecParameters *parameters = in->streams[index]->codecpar;
+    const AVCodec *decoding = avcodec_find_decoder(parameters->codec_id);
+    const AVCodec *encoding = avcodec_find_encoder_by_name("libmp3lame");
+    if (!decoding || !encoding) return fail(reply, !encoding ? "FFmpeg has no MP3 encoder (libmp3lame) here" : "no decoder for its codec");
+    AVCodecContext *decoder = avcodec_alloc_context3(decoding), *encoder = avcodec_alloc_context3(encoding);
+    AVFormatContext *out = NULL;
+    SwrContext *resampler = NULL;
+    int code = decoder && encoder ? avcodec_parameters_to_context(decoder, parameters) : AVERROR(ENOMEM);
+    if (code >= 0) {
+        decoder->thread_count = 1;
+        code = avcodec_open2(decoder, decoding, NULL);
+    }
+    if (code >= 0) {
+        int channels = decoder->ch_layout.nb_channels > 1 ? 2 : 1;
+        av_channel_layout_default(&encoder->ch_layout, channels);
+        encoder->sample_rate = decoder->sample_rate > 48000 ? 48000 : decoder->sample_rate < 8000 ? 44100 : decoder->sample_rate;
+        encoder->sample_fmt = AV_SAMPLE_FMT_S16P;
+        encoder->bit_rate = rate * 1000;
+        encoder->time_base = (AVRational){1, encoder->sample_rate};
+        encoder->flags |= AV_CODEC_FLAG_BITEXACT;
+        code = avcodec_open2(encoder, encoding, NULL);
+    }
+    if (code >= 0) {
+        code = swr_alloc_set_opts2(&resampler, &encoder->ch_layout, encoder->sample_fmt, encoder->sample_rate, &decoder->ch_layout,
+                                   decoder->sample_fmt, decoder->sample_rate, 0, NULL);
+        if (code >= 0) code = swr_init(resampler);
+    }
+    char url[64];
+    output_url(fd, url);
+    if (code >= 0) code = avformat_alloc_output_context2(&out, NULL, "mp3", url);
+    if (code >= 0 && out) {
+        out->flags |= AVFMT_FLAG_BITEXACT;
+        AVStream *stream = avformat_new_stream(out, NULL);
+        code = stream ? avcodec_parameters_from_context(stream->codecpar, encoder) : AVERROR(ENOMEM);
+        if (code >= 0) {
+            stream->time_base = encoder->time_base;
+            code = open_output(out);
+        }
+        if (code >= 0) code = avformat_write_header(out, NULL);
+        if (code >= 0) code = encode_all(in, index, decoder, encoder, resampler, out);
+        if (code >= 0) code = av_write_trailer(out);
+        avio_closep(&out->pb);
+    }
+    if (out) avformat_free_context(out);
+    swr_free(&resampler);
+    avcodec_free_context(&decoder);
+    avcodec_free_context(&encoder);
+    if (code < 0) {
+        char error[128];
+        av_strerror(code, error, sizeof error);
+        return fail(reply, error);
+    }
+    char change[96];
+    snprintf(change, sizeof change, "re-encoded as MP3 at %d kbit/s", rate);
+    reply_string(reply, "status", "fixed");
+    reply_string(reply, "type", "mp3");
+    reply_string(reply, "change", change);
+}
+
+void fix_stream(const char *path, long long target_bytes, int fd, Reply *reply) {
+    if (!ffmpeg_loaded()) return fail(reply, "FFmpeg's libraries are not installed");
+    AVFormatContext *in = NULL;
+    if (avformat_open_input(&in, path, NULL, NULL) < 0) return fail(reply, "FFmpeg cannot open it");
+    if (avformat_find_stream_info(in, NULL) < 0) {
+        avformat_close_input(&in);
+        return fail(reply, "FFmpeg cannot read its streams");
+    }
+    int video = stream_of(in, AVMEDIA_TYPE_VIDEO), audio = stream_of(in, AVMEDIA_TYPE_AUDIO);
+    if (video >= 0) {
+        const AVCodecParameters *parameters = in->streams[video]->codecpar;
+        if (parameters->codec_id == AV_CODEC_ID_HEVC && parameters->codec_tag == MKTAG('h', 'e', 'v', '1')) {
+            remux_as_hvc1(in, fd, reply);
+        } else {
+            fail(reply, "re-encoding video (to H.264 and AAC) is not built yet: only hev1 is re-muxed");
+        }
+    } else if (audio >= 0) {
+        encode_mp3(in, audio, target_bytes, fd, reply);
+    } else {
+        fail(reply, "no video or audio stream");
+    }
+    avformat_close_input(&in);
+}

@@ -1,0 +1,12 @@
+// `fix` for video and audio (transcode.c).
+#ifndef NOTTI_DECODE_TRANSCODE_H
+#define NOTTI_DECODE_TRANSCODE_H
+
+#include "reply.h"
+
+/// Writes to `fd` the video or sound at `path` as one iOS plays: HEVC stored as `hev1` re-muxed as
+/// `hvc1`; a sound as MP3 within `target_bytes`. Answers "status" "fixed" with "type" (mp4, mp3) and
+/// "change" (in words), or "failed" with a "detail".
+void fix_stream(const char *path, long long target_bytes, int fd, Reply *reply);
+
+#endif
