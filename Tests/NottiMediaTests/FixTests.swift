@@ -128,6 +128,34 @@ import Testing
         #expect(nothing.manifest.isEmpty && nothing.names == ["fixes.jsonl"])
     }
 
+    @Test func eachEntryOfSeveralIsCuredOnItsOwnAndAHugePictureShrinks() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let media = folder.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        // 9000×9000: Android decodes 324 MB (large_bitmap).
+        try DecodeWorkerFaultTests.largePNG(side: 9000, at: media.appendingPathComponent("large.png").path)
+        try FileManager.default.copyItem(atPath: Paths.medium("badge.webp"), toPath: media.appendingPathComponent("badge.webp").path)
+        try FileManager.default.copyItem(atPath: Paths.medium("logo.png"), toPath: media.appendingPathComponent("logo.png").path)
+        let origin = TestServer(media: media.path)
+        let webp = origin.url("/media/badge.webp"), logo = origin.url("/media/logo.png")
+        let oneSignal = #"{"aps": {"alert": "x", "mutable-content": 1}, "custom": {"i": "os-1"}, "att": {"hero": "\#(webp)", "logo": "\#(logo)"}}"#
+        let input = folder.appendingPathComponent("two.jsonl")
+        try Data([oneSignal, Self.request(origin.url("/media/large.png"))].joined(separator: "\n").utf8).write(to: input)
+        let into = folder.appendingPathComponent("fixed"), rewritten = folder.appendingPathComponent("payloads")
+        let run = try fix(input.path, into: into, extra: ["--base-url", "https://cdn.example/push", "--rewrite", rewritten.path])
+        #expect(run.result.status == 0, "\(run.result.stdout)")
+        // The logo entry has no finding: no line, and its URL stays.
+        #expect(run.manifest.map { $0["url"] as? String } == [webp, origin.url("/media/large.png")])
+        let large = run.manifest.last ?? [:]
+        #expect(large["cured"] as? [String] == ["large_bitmap"])
+        #expect(large["width"] as? Int == 2048 && large["height"] as? Int == 2048 && large["type"] as? String == "jpg")
+        let hero = run.manifest.first ?? [:]
+        #expect((hero["newUrl"] as? String) == "https://cdn.example/push/" + (hero["file"] as? String ?? "?"))
+        let after = try String(contentsOf: rewritten.appendingPathComponent("two.jsonl"), encoding: .utf8)
+        #expect(after.contains(logo) && !after.contains(webp) && after.contains(hero["newUrl"] as? String ?? "?"))
+    }
+
     @Test func whatOnlyTheOriginCanMendIsListedNotFixed() throws {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
