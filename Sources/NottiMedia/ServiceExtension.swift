@@ -309,8 +309,10 @@ public final class ServiceExtension {
 
     /// `fix` (SPEC 19): the whole file at `url`, whatever any profile's cap (up to the tool's read bound of
     /// 52,428,800 bytes), with what libmagic says it is. The caller releases the working file.
-    /// - Returns: the file and its type, or why there is none (the download's own failure).
-    package func downloadWhole(_ url: String, timeoutSeconds: Double) -> Result<(file: WorkingFile, mime: String), WholeDownloadFailure> {
+    /// - Returns: the file, its type and its SHA-256, or why there is none (the download's own failure).
+    package func downloadWhole(
+        _ url: String, timeoutSeconds: Double
+    ) -> Result<(file: WorkingFile, mime: String, sha256: String), WholeDownloadFailure> {
         guard case .valid(let checked) = MediaURL.check(.string(url), allowHTTP: options.allowHTTP) else {
             return .failure(WholeDownloadFailure(.invalidURL, "\(url) is not a URL the tool downloads"))
         }
@@ -336,7 +338,7 @@ public final class ServiceExtension {
             let mime = try working.withPath { path throws(SnifferError) in
                 try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.mimeType(ofFileAt: path, size: downloaded.bytes) }
             }
-            return .success((working, mime))
+            return .success((working, mime, downloaded.sha256))
         } catch {
             working.release()
             return .failure(WholeDownloadFailure(.writeError, "cannot read the downloaded file: \(error.message)"))

@@ -82,7 +82,7 @@ struct MediaFixer {
             outcome.notFixed = (origin.code, origin.diagnostic.message)
             return outcome
         }
-        let download: (file: WorkingFile, mime: String)
+        let download: (file: WorkingFile, mime: String, sha256: String)
         switch downloads.downloadWhole(target.url, timeoutSeconds: timeoutSeconds) {
         case .success(let whole): download = whole
         case .failure(let diagnostic):
@@ -99,7 +99,8 @@ struct MediaFixer {
             return outcome
         }
         let decoded = decoder.decode(
-            opening: { download.file.withPath { open($0, O_RDONLY | O_CLOEXEC) } }, mime: download.mime, sha256: nil,
+            // The check decoded the same bytes: by their hash, the worker's answer is reused.
+            opening: { download.file.withPath { open($0, O_RDONLY | O_CLOEXEC) } }, mime: download.mime, sha256: download.sha256,
             within: timeoutSeconds)
         outcome.before.width = decoded?.width ?? outcome.before.width
         outcome.before.height = decoded?.height ?? outcome.before.height
@@ -131,7 +132,7 @@ struct MediaFixer {
     /// The worker draws the rendition into a partial file of DIR; it is decoded and judged under
     /// every need, then named by its content.
     private func render(
-        _ download: (file: WorkingFile, mime: String), mime: String, limit: Int, cap: Int, needs: [FixTargets.Need]
+        _ download: (file: WorkingFile, mime: String, sha256: String), mime: String, limit: Int, cap: Int, needs: [FixTargets.Need]
     ) -> Result<(Outcome.Rendition, DecodeWorker.FixedMedia), Failure> {
         let partial: (path: String, descriptor: Int32)
         switch folder.makePartial() {
