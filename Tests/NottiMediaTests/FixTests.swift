@@ -156,6 +156,42 @@ import Testing
         #expect(after.contains(logo) && !after.contains(webp) && after.contains(hero["newUrl"] as? String ?? "?"))
     }
 
+    @Test func anInterruptedFixLeavesNoPartialRendition() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let media = folder.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        try DecodeWorkerFaultTests.largePNG(side: 9000, at: media.appendingPathComponent("large.png").path)
+        let origin = TestServer(media: media.path)
+        let input = folder.appendingPathComponent("large.json")
+        try Data(Self.request(origin.url("/media/large.png")).utf8).write(to: input)
+        let into = folder.appendingPathComponent("fixed")
+        var sawPartial = false
+        let result = try CLI.run(
+            ["fix", input.path, "--cacert", Paths.testCA, "--into", into.path, "--base-url", "https://cdn.example/",
+             "--rewrite", folder.appendingPathComponent("payloads").path],
+            whileRunning: { pid in
+                // SIGINT while the worker writes the rendition into its partial file.
+                let give = Date().addingTimeInterval(30)
+                while Date() < give {
+                    if Paths.contents(of: into).contains(where: { $0.hasSuffix(".partial") }) {
+                        sawPartial = true
+                        kill(pid, SIGINT)
+                        return
+                    }
+                    usleep(1_000)
+                }
+            })
+        #expect(sawPartial, "the rendition was being written")
+        #expect(result.status == 130)
+        // What finished is named by the manifest, and DIR holds exactly that: no partial file.
+        let left = Paths.contents(of: into)
+        #expect(!left.contains { $0.hasSuffix(".partial") }, "\(left)")
+        let manifest = (try? String(contentsOf: into.appendingPathComponent("fixes.jsonl"), encoding: .utf8)) ?? ""
+        #expect(Set(left.filter { $0 != "fixes.jsonl" }).allSatisfy { manifest.contains($0) }, "\(left)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("payloads").path), "nothing rewritten")
+    }
+
     @Test func whatOnlyTheOriginCanMendIsListedNotFixed() throws {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

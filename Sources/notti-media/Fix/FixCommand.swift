@@ -63,7 +63,8 @@ struct FixCommand {
         var replacements: [String: PayloadRewrite.Replacement] = [:]
         var everyFindingCured = true
         for target in targets.ordered where !target.findings.isEmpty {
-            if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
+            // Stopped: the manifest names what finished, and DIR holds exactly that (the partial file is gone).
+            if Signals.receivedSignal != nil { break }
             let outcome = fixer.fix(target)
             lines.append(JSONWriter.string(outcome.json))
             if let notFixed = outcome.notFixed {
@@ -76,6 +77,7 @@ struct FixCommand {
         }
         do {
             try folder.finish(manifest: lines)
+            if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
             if let rewrite = options.rewriteDirectory {
                 try PayloadRewriter(root: rewrite, operands: options.operands, rewrite: PayloadRewrite(replacements: replacements)).run()
             }
