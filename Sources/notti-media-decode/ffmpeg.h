@@ -27,7 +27,7 @@
     X(avutil, av_dict_get) X(avutil, av_dict_set) X(avutil, av_dict_free) X(avutil, av_frame_alloc) X(avutil, av_frame_free) \
     X(avutil, av_frame_get_buffer) X(avutil, av_frame_make_writable) X(avutil, av_strerror) X(avutil, av_log_set_level) \
     X(avutil, av_channel_layout_default) X(avutil, av_channel_layout_copy) X(avutil, av_channel_layout_uninit) \
-    X(avutil, av_rescale_q) \
+    X(avutil, av_rescale_q) X(avutil, av_opt_set) \
     X(swresample, swr_alloc_set_opts2) X(swresample, swr_init) X(swresample, swr_convert) X(swresample, swr_free) \
     X(swresample, swr_get_delay)
 
@@ -82,6 +82,7 @@ int ffmpeg_loaded(void);
 #define av_channel_layout_copy ff.av_channel_layout_copy
 #define av_channel_layout_uninit ff.av_channel_layout_uninit
 #define av_rescale_q ff.av_rescale_q
+#define av_opt_set ff.av_opt_set
 #define swr_alloc_set_opts2 ff.swr_alloc_set_opts2
 #define swr_init ff.swr_init
 #define swr_convert ff.swr_convert

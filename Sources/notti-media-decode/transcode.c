@@ -1,6 +1,6 @@
 // `fix` for video and audio (SPEC 19), through FFmpeg: HEVC stored as `hev1`
 // re-muxed as `hvc1` (the same stream, no re-encode, the index at the front),
-// and a sound too large for iOS re-encoded as MP3 at the highest standard
+// another video re-encoded as H.264 and AAC, and a sound too large for iOS re-encoded as MP3 at the highest standard
 // bitrate that keeps it within the bytes allowed, cover art dropped. Written
 // with FFmpeg's bit-exact flags (no version strings, no dates): the same input
 // gives the same bytes.
@@ -94,7 +94,7 @@ static const int mp3_rates[] = {320, 256, 224, 192, 160, 128, 112, 96, 80, 64, 5
 
 /// Hands the resampler's output to the encoder a frame at a time (at the end, what is left too) and
 /// writes the encoder's packets to `out`.
-static int emit(SwrContext *resampler, AVCodecContext *encoder, AVFormatContext *out, int64_t *next_pts, int final) {
+static int emit(SwrContext *resampler, AVCodecContext *encoder, AVFormatContext *out, int stream, int64_t *next_pts, int final) {
     int code = 0;
     AVPacket *encoded = av_packet_alloc();
     if (!encoded) return AVERROR(ENOMEM);
@@ -121,8 +121,8 @@ static int emit(SwrContext *resampler, AVCodecContext *encoder, AVFormatContext 
         av_frame_free(&frame);
         if (samples <= 0) break;
         while (code >= 0 && avcodec_receive_packet(encoder, encoded) >= 0) {
-            av_packet_rescale_ts(encoded, encoder->time_base, out->streams[0]->time_base);
-            encoded->stream_index = 0;
+            av_packet_rescale_ts(encoded, encoder->time_base, out->streams[stream]->time_base);
+            encoded->stream_index = stream;
             code = av_interleaved_write_frame(out, encoded);
         }
     }
@@ -149,10 +149,10 @@ static int encode_all(AVFormatContext *in, int index, AVCodecContext *decoder, A
         }
         while (code >= 0 && avcodec_receive_frame(decoder, frame) >= 0) {
             if (swr_convert(resampler, NULL, 0, (const uint8_t **)frame->extended_data, frame->nb_samples) < 0) code = AVERROR(EINVAL);
-            if (code >= 0) code = emit(resampler, encoder, out, &next_pts, 0);
+            if (code >= 0) code = emit(resampler, encoder, out, 0, &next_pts, 0);
         }
     }
-    if (code >= 0) code = emit(resampler, encoder, out, &next_pts, 1);
+    if (code >= 0) code = emit(resampler, encoder, out, 0, &next_pts, 1);
     // The encoder's delayed packets.
     if (code >= 0 && avcodec_send_frame(encoder, NULL) >= 0) {
         while (code >= 0 && avcodec_receive_packet(encoder, packet) >= 0) {
@@ -239,6 +239,176 @@ static void encode_mp3(AVFormatContext *in, int index, long long target_bytes, i
     reply_string(reply, "change", change);
 }
 
+/// Writes every packet `encoder` has ready to `stream` of `out`.
+static int drain(AVCodecContext *encoder, AVFormatContext *out, int stream, AVPacket *packet) {
+    int code = 0;
+    while (code >= 0 && avcodec_receive_packet(encoder, packet) >= 0) {
+        av_packet_rescale_ts(packet, encoder->time_base, out->streams[stream]->time_base);
+        packet->stream_index = stream;
+        code = av_interleaved_write_frame(out, packet);
+    }
+    return code;
+}
+
+/// A decoder of stream `index`, one thread (the same frames every run); NULL when there is none.
+static AVCodecContext *open_decoder(AVFormatContext *in, int index) {
+    const AVCodec *codec = avcodec_find_decoder(in->streams[index]->codecpar->codec_id);
+    AVCodecContext *decoder = codec ? avcodec_alloc_context3(codec) : NULL;
+    if (!decoder) return NULL;
+    decoder->thread_count = 1;
+    if (avcodec_parameters_to_context(decoder, in->streams[index]->codecpar) < 0 || avcodec_open2(decoder, codec, NULL) < 0) {
+        avcodec_free_context(&decoder);
+        return NULL;
+    }
+    return decoder;
+}
+
+/// Re-encodes the video as H.264 (`avc1`, libx264, CRF 23, or the bitrate that keeps it within
+/// `target_bytes`) and its sound as AAC, in an MP4 with the index at the front. The decoded frames
+/// must be 8-bit 4:2:0 (what VP8, VP9, AV1 and Theora files carry): other layouts are not converted.
+static void encode_h264(AVFormatContext *in, int video, int audio, long long target_bytes, int fd, Reply *reply) {
+    AVCodecContext *video_decoder = open_decoder(in, video), *audio_decoder = audio >= 0 ? open_decoder(in, audio) : NULL;
+    const AVCodec *x264 = avcodec_find_encoder_by_name("libx264"), *aac = avcodec_find_encoder_by_name("aac");
+    AVCodecContext *video_encoder = NULL, *audio_encoder = NULL;
+    AVFormatContext *out = NULL;
+    SwrContext *resampler = NULL;
+    const char *problem = NULL;
+    if (!video_decoder) problem = "no decoder here for its video";
+    else if (!x264 || !aac) problem = "FFmpeg has no H.264 (libx264) or AAC encoder here";
+    else if (video_decoder->pix_fmt != AV_PIX_FMT_YUV420P && video_decoder->pix_fmt != AV_PIX_FMT_YUVJ420P)
+        problem = "its frames are not 8-bit 4:2:0, which this version does not convert";
+    int code = problem ? -1 : 0;
+    double seconds = in->duration > 0 ? (double)in->duration / AV_TIME_BASE : 0;
+    AVRational time_base = in->streams[video]->time_base;
+    char url[64];
+    output_url(fd, url);
+    if (code >= 0) code = avformat_alloc_output_context2(&out, NULL, "mp4", url);
+    if (code >= 0 && out) {
+        out->flags |= AVFMT_FLAG_BITEXACT;
+        video_encoder = avcodec_alloc_context3(x264);
+        video_encoder->width = video_decoder->width & ~1;
+        video_encoder->height = video_decoder->height & ~1;
+        video_encoder->pix_fmt = AV_PIX_FMT_YUV420P;
+        video_encoder->time_base = time_base;
+        video_encoder->framerate = in->streams[video]->avg_frame_rate;
+        video_encoder->thread_count = 1;
+        video_encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER | AV_CODEC_FLAG_BITEXACT;
+        av_opt_set(video_encoder->priv_data, "preset", "veryfast", 0);
+        av_opt_set(video_encoder->priv_data, "profile", "high", 0);
+        long long video_bits = seconds > 0 ? (long long)((double)target_bytes * 8 * 0.92 / seconds) - 128000 : 0;
+        if (seconds > 0 && video_bits < 8000000 && (long long)(seconds * 8000000 / 8) > target_bytes) {
+            // Bytes, not quality, bound it: the bitrate that fits, with room for the sound and the index.
+            video_encoder->bit_rate = video_bits > 100000 ? video_bits : 100000;
+        } else {
+            av_opt_set(video_encoder->priv_data, "crf", "23", 0);
+        }
+        code = avcodec_open2(video_encoder, x264, NULL);
+        AVStream *stream = code >= 0 ? avformat_new_stream(out, NULL) : NULL;
+        if (stream) {
+            code = avcodec_parameters_from_context(stream->codecpar, video_encoder);
+            stream->time_base = video_encoder->time_base;
+        } else if (code >= 0) {
+            code = AVERROR(ENOMEM);
+        }
+    }
+    if (code >= 0 && audio_decoder) {
+        audio_encoder = avcodec_alloc_context3(aac);
+        av_channel_layout_default(&audio_encoder->ch_layout, audio_decoder->ch_layout.nb_channels > 1 ? 2 : 1);
+        audio_encoder->sample_rate = audio_decoder->sample_rate > 48000 || audio_decoder->sample_rate < 8000 ? 48000 : audio_decoder->sample_rate;
+        audio_encoder->sample_fmt = AV_SAMPLE_FMT_FLTP;
+        audio_encoder->bit_rate = 128000;
+        audio_encoder->time_base = (AVRational){1, audio_encoder->sample_rate};
+        audio_encoder->flags |= AV_CODEC_FLAG_GLOBAL_HEADER | AV_CODEC_FLAG_BITEXACT;
+        code = avcodec_open2(audio_encoder, aac, NULL);
+        if (code >= 0) {
+            code = swr_alloc_set_opts2(&resampler, &audio_encoder->ch_layout, audio_encoder->sample_fmt, audio_encoder->sample_rate,
+                                       &audio_decoder->ch_layout, audio_decoder->sample_fmt, audio_decoder->sample_rate, 0, NULL);
+            if (code >= 0) code = swr_init(resampler);
+        }
+        AVStream *stream = code >= 0 ? avformat_new_stream(out, NULL) : NULL;
+        if (stream) {
+            code = avcodec_parameters_from_context(stream->codecpar, audio_encoder);
+            stream->time_base = audio_encoder->time_base;
+        } else if (code >= 0) {
+            code = AVERROR(ENOMEM);
+        }
+    }
+    AVDictionary *options = NULL;
+    av_dict_set(&options, "movflags", "+faststart", 0);
+    if (code >= 0) code = open_output(out);
+    if (code >= 0) code = avformat_write_header(out, &options);
+    av_dict_free(&options);
+    AVPacket *packet = av_packet_alloc(), *encoded = av_packet_alloc();
+    AVFrame *frame = av_frame_alloc();
+    int64_t audio_pts = 0;
+    int ended = 0;
+    while (code >= 0 && !ended && packet && encoded && frame) {
+        if (av_read_frame(in, packet) < 0) {
+            ended = 1;
+            avcodec_send_packet(video_decoder, NULL);
+            if (audio_decoder) avcodec_send_packet(audio_decoder, NULL);
+        } else {
+            if (packet->stream_index == video) avcodec_send_packet(video_decoder, packet);
+            else if (audio_decoder && packet->stream_index == audio) avcodec_send_packet(audio_decoder, packet);
+            av_packet_unref(packet);
+        }
+        while (code >= 0 && avcodec_receive_frame(video_decoder, frame) >= 0) {
+            // The encoder is given a copy whose padding past the picture is zero: x264 reads some of it, and
+            // a decoder's buffers hold whatever was there before (a one-byte difference, one run in several).
+            AVFrame *clean = av_frame_alloc();
+            code = clean ? 0 : AVERROR(ENOMEM);
+            if (code >= 0) {
+                clean->format = AV_PIX_FMT_YUV420P;
+                clean->width = video_encoder->width;
+                clean->height = video_encoder->height;
+                code = av_frame_get_buffer(clean, 64);
+            }
+            for (int i = 0; code >= 0 && i < AV_NUM_DATA_POINTERS && clean->buf[i]; i++) memset(clean->buf[i]->data, 0, clean->buf[i]->size);
+            if (code >= 0) {
+                for (int plane = 0; plane < 3; plane++) {
+                    int rows = plane == 0 ? clean->height : (clean->height + 1) / 2;
+                    int bytes = plane == 0 ? clean->width : (clean->width + 1) / 2;
+                    for (int row = 0; row < rows; row++) {
+                        memcpy(clean->data[plane] + (size_t)row * clean->linesize[plane],
+                               frame->data[plane] + (size_t)row * frame->linesize[plane], (size_t)bytes);
+                    }
+                }
+                clean->pts = frame->best_effort_timestamp;
+                code = avcodec_send_frame(video_encoder, clean);
+            }
+            av_frame_free(&clean);
+            if (code >= 0) code = drain(video_encoder, out, 0, encoded);
+        }
+        while (code >= 0 && audio_decoder && avcodec_receive_frame(audio_decoder, frame) >= 0) {
+            if (swr_convert(resampler, NULL, 0, (const uint8_t **)frame->extended_data, frame->nb_samples) < 0) code = AVERROR(EINVAL);
+            if (code >= 0) code = emit(resampler, audio_encoder, out, 1, &audio_pts, 0);
+        }
+    }
+    if (code >= 0 && audio_encoder) code = emit(resampler, audio_encoder, out, 1, &audio_pts, 1);
+    if (code >= 0 && avcodec_send_frame(video_encoder, NULL) >= 0) code = drain(video_encoder, out, 0, encoded);
+    if (code >= 0 && audio_encoder && avcodec_send_frame(audio_encoder, NULL) >= 0) code = drain(audio_encoder, out, 1, encoded);
+    if (code >= 0) code = av_write_trailer(out);
+    if (out && out->pb) avio_closep(&out->pb);
+    if (out) avformat_free_context(out);
+    av_frame_free(&frame);
+    av_packet_free(&packet);
+    av_packet_free(&encoded);
+    swr_free(&resampler);
+    avcodec_free_context(&video_decoder);
+    avcodec_free_context(&audio_decoder);
+    avcodec_free_context(&video_encoder);
+    avcodec_free_context(&audio_encoder);
+    if (problem) return fail(reply, problem);
+    if (code < 0) {
+        char error[128];
+        av_strerror(code, error, sizeof error);
+        return fail(reply, error);
+    }
+    reply_string(reply, "status", "fixed");
+    reply_string(reply, "type", "mp4");
+    reply_string(reply, "change", "re-encoded as H.264 (avc1) and AAC");
+}
+
 void fix_stream(const char *path, long long target_bytes, int fd, Reply *reply) {
     if (!ffmpeg_loaded()) return fail(reply, "FFmpeg's libraries are not installed");
     AVFormatContext *in = NULL;
@@ -253,7 +423,7 @@ void fix_stream(const char *path, long long target_bytes, int fd, Reply *reply) 
         if (parameters->codec_id == AV_CODEC_ID_HEVC && parameters->codec_tag == MKTAG('h', 'e', 'v', '1')) {
             remux_as_hvc1(in, fd, reply);
         } else {
-            fail(reply, "re-encoding video (to H.264 and AAC) is not built yet: only hev1 is re-muxed");
+            encode_h264(in, video, audio, target_bytes, fd, reply);
         }
     } else if (audio >= 0) {
         encode_mp3(in, audio, target_bytes, fd, reply);

@@ -7,7 +7,7 @@ import Testing
     /// The origin: the decode fixtures, and a WebP.
     static let origin: TestServer = {
         let folder = Paths.temporaryFolder()
-        for name in ["rotated-6.jpg", "photo.png", "photo.heic", "truncated.jpg", "animated.gif", "hev1.mp4", "cover.mp3"] {
+        for name in ["rotated-6.jpg", "photo.png", "photo.heic", "truncated.jpg", "animated.gif", "hev1.mp4", "vp9.mp4", "cover.mp3"] {
             try? FileManager.default.copyItem(atPath: Paths.fixture("decode/\(name)"), toPath: folder.appendingPathComponent(name).path)
         }
         try? FileManager.default.copyItem(atPath: Paths.medium("badge.webp"), toPath: folder.appendingPathComponent("badge.webp").path)
@@ -23,10 +23,11 @@ import Testing
     /// Payloads whose every media finding a rendition cures: rotated-6.jpg on Android (orientation_ignored),
     /// a 1.2 MB PNG on Android (Firebase's 1 MiB), a WebP under Braze (iOS cannot type it), a HEIC under Notti,
     /// an animated GIF of 1.2 MB on Android (kept animated, smaller), HEVC stored as hev1 (iOS does not play it),
-    /// an MP3 with cover art padded to 6,000,000 bytes (over iOS's 5 MB for audio).
+    /// VP9 (only some iPhones decode it), an MP3 with cover art padded to 6,000,000 bytes (over iOS's 5 MB for audio).
     static var fixable: [String] {
         [
             payload(url: origin.url("/media/hev1.mp4")),
+            payload(url: origin.url("/media/vp9.mp4")),
             payload(url: origin.url("/padded/6000000/cover.mp3")),
             request(origin.url("/media/rotated-6.jpg")),
             request(origin.url("/padded/1200000/animated.gif")),
@@ -63,7 +64,7 @@ import Testing
 
         let run = try fix(input.path, into: into, extra: ["--base-url", base, "--rewrite", rewritten.path])
         #expect(run.result.status == 0, "\(run.result.stdout)\(run.result.stderr)")
-        #expect(run.manifest.count == 7)
+        #expect(run.manifest.count == 8)
         // DIR holds exactly the renditions the manifest names, and the manifest.
         let files = run.manifest.compactMap { $0["file"] as? String }
         #expect(run.names == Set(files + ["fixes.jsonl"]), "\(run.names)")
@@ -86,6 +87,9 @@ import Testing
         let video = line("hev1.mp4")
         #expect(video["cured"] as? [String] == ["unplayable_video"] && video["type"] as? String == "mp4")
         #expect(video["changes"] as? [String] == ["re-muxed hev1 → hvc1 (the same HEVC stream, not re-encoded)"])
+        let vp9 = line("vp9.mp4")
+        #expect(vp9["cured"] as? [String] == ["video_codec_support"])
+        #expect(vp9["changes"] as? [String] == ["re-encoded as H.264 (avc1) and AAC"] && vp9["width"] as? Int == 160)
         let sound = line("cover.mp3")
         #expect(sound["cured"] as? [String] == ["too_large"] && sound["type"] as? String == "mp3", "\(sound)")
         #expect((sound["bytes"] as? Int ?? .max) <= 5_000_000)

@@ -43,10 +43,10 @@ final class FixTargets: @unchecked Sendable {
     /// Android's `animation_lost` is what a still picture is, not a finding to cure.
     static let ignoredCodes: Set<DiagnosticCode> = [.animationLost]
     /// What a new file cures: a picture's size, format, orientation, pixel count or download time; a
-    /// video's sample entry (`hev1`); a sound's size.
+    /// video's sample entry (`hev1`) or codec; a sound's size.
     static let cures: Set<DiagnosticCode> = [
         .tooLarge, .exceedsIOSLimit, .unsupportedType, .typeMismatch, .orientationIgnored, .largeBitmap, .slowNetwork,
-        .needsAndroidVersion, .unplayableVideo,
+        .needsAndroidVersion, .unplayableVideo, .videoCodecSupport,
     ]
 
     private(set) var ordered: [Target] = []

@@ -108,16 +108,33 @@ struct MediaFixer {
             outcome.notFixed = (.undecodableMedia, "the \(outcome.before.type ?? "file") does not decode: \(why)")
             return outcome
         }
-        // The strictest record's cap (an animation's bound), and under it the target: a still picture's,
-        // or, for a sound, iOS's audio limit read the strict way (5,000,000 bytes).
-        let cap = target.needs.map(\.maxBytes).min() ?? targetBytes
-        let limit = kind == .picture ? min(targetBytes, cap) : min(5_000_000, cap)
-        switch render(download, mime: download.mime, limit: limit, cap: cap, needs: target.needs) {
+        // Android shows no video or sound in a notification: its records' verdict on one is not a file's to
+        // cure. The rendition is for the iPhones; that finding stays, as not fixed.
+        var needs = target.needs
+        var findings = target.findings
+        if kind != .picture, needs.contains(where: { $0.platform == .android }) {
+            needs.removeAll { $0.platform == .android }
+            if let refused = findings.first(where: { $0.code == .unsupportedType }) {
+                outcome.notFixed = (refused.code, "Android shows no video or sound in a notification, whatever the file: "
+                    + refused.diagnostic.message)
+                findings.removeAll { $0.code == .unsupportedType }
+            }
+            guard !findings.isEmpty, !needs.isEmpty else { return outcome }
+        }
+        // The strictest record's cap (an animation's bound), and under it the target: a still picture's, or
+        // iOS's limit for the kind read the strict way (audio 5,000,000 bytes, video 50,000,000).
+        let cap = needs.map(\.maxBytes).min() ?? targetBytes
+        let limit = switch kind {
+        case .picture: min(targetBytes, cap)
+        case .audio: min(5_000_000, cap)
+        case .video: min(50_000_000, cap)
+        }
+        switch render(download, mime: download.mime, limit: limit, cap: cap, needs: needs) {
         case .failure(let failure):
             outcome.notFixed = (failure.code, failure.message)
         case .success(let (rendition, fixed)):
             outcome.rendition = rendition
-            outcome.cured = target.findings.map(\.code)
+            outcome.cured = findings.map(\.code)
             outcome.changes = Self.changes(fixed, before: outcome.before, sourceType: outcome.before.type)
             outcome.newURL = baseURL.map { $0.hasSuffix("/") ? $0 + rendition.file : $0 + "/" + rendition.file }
         }

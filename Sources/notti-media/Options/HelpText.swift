@@ -187,8 +187,8 @@ enum HelpText {
         every record naming the URL, on every profile and platform in play: a picture too large,
         in a format a record cannot show, turned by EXIF, too large to decode on Android, or too
         slow on 3g becomes a baseline JPEG (PNG where it has transparency), sRGB, upright, at most
-        --max-side pixels and --target-bytes long; HEVC stored as hev1 is re-muxed as hvc1; a sound
-        over a cap becomes an MP3 within 5,000,000 bytes. Each rendition is decoded and judged under
+        --max-side pixels and --target-bytes long; HEVC stored as hev1 is re-muxed as hvc1, another
+        video re-encoded as H.264 and AAC; a sound over a cap becomes an MP3 within 5,000,000 bytes. Each rendition is decoded and judged under
         every record before it is named <sha256>.<ext>. DIR/fixes.jsonl has one line per URL
         that had findings: what was cured and how, or notFixed with the finding only the origin
         can mend (a 404, a timeout, a cut file). --base-url adds each file's newUrl; --rewrite
