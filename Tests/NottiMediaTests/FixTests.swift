@@ -206,6 +206,28 @@ import Testing
         #expect((line["changes"] as? [String] ?? []).contains("rotated 90° (EXIF 6)"))
     }
 
+    /// Batch and CleverTap state the type in the payload: it follows the rendition's (`com.batch.at.t` is a UTI).
+    @Test func theTypeAPayloadStatesFollowsTheRendition() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let webp = Self.origin.url("/media/badge.webp"), heic = Self.origin.url("/media/photo.heic")
+        let batch = #"{"aps":{"alert":{"title":"B"},"mutable-content":1},"com.batch":{"at":{"u":"\#(webp)","t":"public.webp"}}}"#
+        let cleverTap = #"{"aps":{"alert":{"title":"C"},"mutable-content":1},"ct_mediaUrl":"\#(heic)", "ct_mediaType": "image"}"#
+        let input = folder.appendingPathComponent("sdks.jsonl")
+        try Data((batch + "\n" + cleverTap + "\n").utf8).write(to: input)
+        let rewritten = folder.appendingPathComponent("payloads")
+        let run = try fix(input.path, into: folder.appendingPathComponent("fixed"),
+                          extra: ["--sdk", "auto", "--base-url", "https://cdn.example/p/", "--rewrite", rewritten.path])
+        #expect(run.result.status == 0, "\(run.result.stdout)")
+        let files = run.manifest.compactMap { $0["file"] as? String }
+        #expect(files.count == 2)
+        let after = try String(contentsOf: rewritten.appendingPathComponent("sdks.jsonl"), encoding: .utf8)
+        let expected = batch.replacingOccurrences(of: webp, with: "https://cdn.example/p/" + (files.first ?? "?"))
+            .replacingOccurrences(of: "public.webp", with: "public.jpeg") + "\n"
+            + cleverTap.replacingOccurrences(of: heic, with: "https://cdn.example/p/" + (files.last ?? "?")) + "\n"
+        #expect(after == expected)
+    }
+
     @Test func anInterruptedFixLeavesNoPartialRendition() throws {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
