@@ -297,5 +297,8 @@ import Testing
         let over = try CLI.run(["fix", input.path, "--into", folder.appendingPathComponent("d").path, "--rewrite", folder.path,
                                 "--base-url", "https://cdn.example/"])
         #expect(over.status == 2 && over.stderr.contains("overlaps the payloads"), "never over the originals")
+        let inside = try CLI.run(["fix", folder.path, "--into", folder.appendingPathComponent("fixed").path])
+        #expect(inside.status == 2 && inside.stderr.contains("is inside the payloads"), "\(inside.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("fixed").path))
     }
 }

@@ -21,6 +21,7 @@ struct FixCommand {
         let folder: FixFolder
         do {
             sources = try PayloadSources(paths: options.operands, cancellation: Signals.cancellation)
+            try FixFolder.checkOutside(options.fixInto ?? "", operands: options.operands)
             folder = try FixFolder(path: options.fixInto ?? "")
             if let rewrite = options.rewriteDirectory { try PayloadRewriter.checkTarget(rewrite, operands: options.operands) }
             scratch = try ScratchFolder(environment: environment)
@@ -62,13 +63,18 @@ struct FixCommand {
         var lines: [String] = []
         var replacements: [String: PayloadRewrite.Replacement] = [:]
         var everyFindingCured = true
-        for target in targets.ordered where !target.findings.isEmpty {
+        let withFindings = targets.ordered.filter { !$0.findings.isEmpty }
+        let progress = options.quiet || !Console.stderrIsTerminal ? nil : ProgressLine()
+        defer { progress?.clear() }
+        for (index, target) in withFindings.enumerated() {
+            progress?.update(fixed: index, of: withFindings.count)
             // Stopped: the manifest names what finished, and DIR holds exactly that (the partial file is gone).
             if Signals.receivedSignal != nil { break }
             let outcome = fixer.fix(target)
             lines.append(JSONWriter.string(outcome.json))
             if let notFixed = outcome.notFixed {
                 everyFindingCured = false
+                progress?.clear()
                 for finding in target.findings where finding.code == notFixed.code { Console.out(finding.line) }
             }
             if let rendition = outcome.rendition, let newURL = outcome.newURL {

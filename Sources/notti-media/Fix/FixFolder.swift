@@ -52,6 +52,18 @@ final class FixFolder {
         return middle.count == 2 && middle.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
     }
 
+    /// Refuses, before anything is made, a DIR that is an operand or inside one: a later run over the
+    /// payloads would read its `fixes.jsonl` as payloads (and DIR would hold the originals).
+    static func checkOutside(_ path: String, operands: [String]) throws(UsageError) {
+        let folder = FilePaths.standardized(path)
+        for operand in operands where operand != "-" {
+            let source = FilePaths.standardized(operand)
+            if folder == source || folder.hasPrefix(source + "/") {
+                throw UsageError("--into: \(path) is inside the payloads in \(operand); name a folder outside them")
+            }
+        }
+    }
+
     /// `<64 hex digits>.<extension>`, as renditions are named.
     static func isRenditionName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)

@@ -1,8 +1,8 @@
 import Glibc
 import NottiMedia
 
-/// The live line a person watching a terminal sees on stderr during `check`:
-/// payloads done, failures so far, current rate. Redrawn at most ten times a
+/// The live line a person watching a terminal sees on stderr during `check`
+/// (and `fix`): payloads done, failures so far, current rate; then `fix`'s URLs. Redrawn at most ten times a
 /// second; never written when stderr is not a terminal.
 final class ProgressLine: @unchecked Sendable {
     // Used by the writer thread only.
@@ -19,6 +19,16 @@ final class ProgressLine: @unchecked Sendable {
         // Made only when stderr is a terminal, so the stream is there.
         guard let stream = Console.standardError else { return }
         fputs("\r\u{1B}[Kchecked \(done) payload\(done == 1 ? "" : "s"), \(failed) failed, \(rate)/s", stream)
+        drawn = true
+    }
+
+    /// `fix`'s second step: the URLs with findings handled so far.
+    func update(fixed done: Int, of total: Int) {
+        let now = MonotonicInstant.now
+        guard now - lastDrawn >= .milliseconds(100) else { return }
+        lastDrawn = now
+        guard let stream = Console.standardError else { return }
+        fputs("\r\u{1B}[Kfixing media: \(done) of \(total) URL\(total == 1 ? "" : "s")", stream)
         drawn = true
     }
 
