@@ -96,8 +96,7 @@ static int decodes(VipsImage *image) {
     return image && vips_avg(image, &average, NULL) == 0;
 }
 
-/// libvips's first error line, for the answer's detail.
-static const char *first_error(char *buffer, size_t size) {
+const char *first_error(char *buffer, size_t size) {
     const char *text = vips_error_buffer();
     size_t length = strcspn(text, "\n");
     if (length >= size) length = size - 1;

@@ -15,4 +15,7 @@ Loader loader_for(const char *mime);
 /// 4 or 8 for JPEG and WebP, failing at `fail_on`. Access is sequential: read once.
 VipsImage *load(const char *path, Loader loader, int shrink, VipsFailOn fail_on);
 
+/// libvips's first error line, for an answer's detail ("" when it has none).
+const char *first_error(char *buffer, size_t size);
+
 #endif

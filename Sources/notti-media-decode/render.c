@@ -137,14 +137,10 @@ void render_picture(const char *path, const char *mime, long drawn_rows, char *c
     if (turned) g_object_unref(turned);
     if (base) g_object_unref(base);
     if (failed) {
-        const char *text = vips_error_buffer();
         char detail[512];
-        size_t length = strcspn(text, "\n");
-        if (length >= sizeof detail) length = sizeof detail - 1;
-        memcpy(detail, text, length);
-        detail[length] = 0;
+        first_error(detail, sizeof detail);
         reply_string(reply, "status", "failed");
-        reply_string(reply, "detail", length ? detail : "libvips could not draw it");
+        reply_string(reply, "detail", detail[0] ? detail : "libvips could not draw it");
         return;
     }
     reply_string(reply, "status", "rendered");

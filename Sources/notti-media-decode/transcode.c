@@ -25,6 +25,13 @@ static void fail(Reply *reply, const char *detail) {
     reply_string(reply, "detail", detail);
 }
 
+/// `fail`, with FFmpeg's words for `code`.
+static void fail_with(Reply *reply, int code) {
+    char error[128];
+    av_strerror(code, error, sizeof error);
+    fail(reply, error);
+}
+
 /// The first stream of `type` that is not a cover picture; -1 when none.
 static int stream_of(AVFormatContext *context, enum AVMediaType type) {
     for (unsigned i = 0; i < context->nb_streams; i++) {
@@ -79,11 +86,8 @@ static void remux_as_hvc1(AVFormatContext *in, int fd, Reply *reply) {
     if (code >= 0) code = av_write_trailer(out);
     avio_closep(&out->pb);
     avformat_free_context(out);
-    if (code < 0 || packets == 0) {
-        char error[128];
-        av_strerror(code, error, sizeof error);
-        return fail(reply, packets == 0 ? "no packet to copy" : error);
-    }
+    if (packets == 0) return fail(reply, "no packet to copy");
+    if (code < 0) return fail_with(reply, code);
     reply_string(reply, "status", "fixed");
     reply_string(reply, "type", "mp4");
     reply_string(reply, "change", "re-muxed hev1 → hvc1 (the same HEVC stream, not re-encoded)");
@@ -227,11 +231,7 @@ static void encode_mp3(AVFormatContext *in, int index, long long target_bytes, i
     swr_free(&resampler);
     avcodec_free_context(&decoder);
     avcodec_free_context(&encoder);
-    if (code < 0) {
-        char error[128];
-        av_strerror(code, error, sizeof error);
-        return fail(reply, error);
-    }
+    if (code < 0) return fail_with(reply, code);
     char change[96];
     snprintf(change, sizeof change, "re-encoded as MP3 at %d kbit/s", rate);
     reply_string(reply, "status", "fixed");
@@ -399,11 +399,7 @@ static void encode_h264(AVFormatContext *in, int video, int audio, long long tar
     avcodec_free_context(&video_encoder);
     avcodec_free_context(&audio_encoder);
     if (problem) return fail(reply, problem);
-    if (code < 0) {
-        char error[128];
-        av_strerror(code, error, sizeof error);
-        return fail(reply, error);
-    }
+    if (code < 0) return fail_with(reply, code);
     reply_string(reply, "status", "fixed");
     reply_string(reply, "type", "mp4");
     reply_string(reply, "change", "re-encoded as H.264 (avc1) and AAC");

@@ -33,4 +33,16 @@ enum FileTarget {
                 + "a mistyped path would start an empty cache); create it, or name a file in a folder that does")
         }
     }
+
+    /// The first operand (`-` aside) that `path` is or lies inside, as paths go after `standardized`;
+    /// with `orHolds`, also one that lies inside `path`. An output folder there would be read as input
+    /// by a later run, or written over the originals.
+    static func overlappingOperand(_ path: String, _ operands: [String], orHolds: Bool = false) -> String? {
+        let folder = FilePaths.standardized(path)
+        return operands.first { operand in
+            guard operand != "-" else { return false }
+            let source = FilePaths.standardized(operand)
+            return folder == source || folder.hasPrefix(source + "/") || (orHolds && source.hasPrefix(folder + "/"))
+        }
+    }
 }

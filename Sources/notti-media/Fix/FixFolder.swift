@@ -36,7 +36,7 @@ final class FixFolder {
         for name in names {
             var entry = stat()
             let isFile = lstat("\(folder)/\(name)", &entry) == 0 && entry.st_mode & S_IFMT == S_IFREG
-            guard isFile, name == Self.manifestName || Self.isRenditionName(name) || Self.isPartialName(name) else {
+            guard isFile, name == Self.manifestName || ContentHashName.isHashDotExtension(name) || Self.isPartialName(name) else {
                 throw UsageError("--into: \(folder) holds \(name), which fix did not put there; the folder must hold only "
                     + "renditions and \(Self.manifestName): move it away, or name another folder")
             }
@@ -55,20 +55,9 @@ final class FixFolder {
     /// Refuses, before anything is made, a DIR that is an operand or inside one: a later run over the
     /// payloads would read its `fixes.jsonl` as payloads (and DIR would hold the originals).
     static func checkOutside(_ path: String, operands: [String]) throws(UsageError) {
-        let folder = FilePaths.standardized(path)
-        for operand in operands where operand != "-" {
-            let source = FilePaths.standardized(operand)
-            if folder == source || folder.hasPrefix(source + "/") {
-                throw UsageError("--into: \(path) is inside the payloads in \(operand); name a folder outside them")
-            }
+        if let operand = FileTarget.overlappingOperand(path, operands) {
+            throw UsageError("--into: \(path) is inside the payloads in \(operand); name a folder outside them")
         }
-    }
-
-    /// `<64 hex digits>.<extension>`, as renditions are named.
-    static func isRenditionName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard bytes.count > 65, bytes[64] == UInt8(ascii: "."), PreviewPictures.isHash(name.prefix(64)) else { return false }
-        return bytes[65...].allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
     }
 
     /// Partial files made so far, for their names.

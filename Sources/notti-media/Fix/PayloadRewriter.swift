@@ -19,12 +19,8 @@ struct PayloadRewriter {
         if lstat(root, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
             throw UsageError("--rewrite: \(root) is not a folder")
         }
-        let target = FilePaths.standardized(root)
-        for operand in operands where operand != "-" {
-            let source = FilePaths.standardized(operand)
-            if target == source || target.hasPrefix(source + "/") || source.hasPrefix(target + "/") {
-                throw UsageError("--rewrite: \(root) overlaps the payloads in \(operand); name a folder of its own, outside them")
-            }
+        if let operand = FileTarget.overlappingOperand(root, operands, orHolds: true) {
+            throw UsageError("--rewrite: \(root) overlaps the payloads in \(operand); name a folder of its own, outside them")
         }
     }
 

@@ -64,19 +64,13 @@ final class HTMLPreview: @unchecked Sendable {
         for name in names {
             var entry = stat()
             let isFile = lstat("\(folder)/\(name)", &entry) == 0 && entry.st_mode & S_IFMT == S_IFREG
-            guard isFile, PreviewPictures.isRenditionName(name) || isDownloadedFileName(name) else {
+            // Renditions, or the downloaded files pages of 0.3 and earlier stored (`<sha256>.<ext>`).
+            guard isFile, PreviewPictures.isRenditionName(name) || ContentHashName.isHashDotExtension(name, uppercaseExtension: true) else {
                 throw UsageError("--html: \(folder) holds \(name), which the tool did not put there; "
                     + "the page's media folder must hold only the page's media: move it away, or write the page elsewhere")
             }
         }
         return Set(names)
-    }
-
-    /// `<64 hex digits>.<extension>`, as attachments are named (and earlier pages stored them).
-    private static func isDownloadedFileName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard bytes.count > 65, bytes[64] == UInt8(ascii: "."), PreviewPictures.isHash(name.prefix(64)) else { return false }
-        return bytes[65...].allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) || (0x41...0x5A).contains($0) }
     }
 
     /// Adds a record's card when the page keeps it, drawing its picture the first time

@@ -50,11 +50,7 @@ final class PreviewPictures {
     static func isRenditionName(_ name: String) -> Bool {
         guard name.hasSuffix(".jpg"), name.utf8.count > 65, Array(name.utf8)[64] == UInt8(ascii: "-") else { return false }
         let rendition = name.dropFirst(65).dropLast(4)
-        return isHash(name.prefix(64)) && Rendition(rawValue: String(rendition)) != nil
-    }
-
-    static func isHash(_ text: Substring) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        return ContentHashName.isHash(name.prefix(64)) && Rendition(rawValue: String(rendition)) != nil
     }
 
     /// The renditions of `attachment` (a picture the phone attached), drawn once per content.
