@@ -297,6 +297,23 @@ import Testing
         let over = try CLI.run(["fix", input.path, "--into", folder.appendingPathComponent("d").path, "--rewrite", folder.path,
                                 "--base-url", "https://cdn.example/"])
         #expect(over.status == 2 && over.stderr.contains("overlaps the payloads"), "never over the originals")
+        // A link in DIR is not the tool's: refused, never followed or removed.
+        let linked = folder.appendingPathComponent("linked")
+        try FileManager.default.createDirectory(at: linked, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: linked.appendingPathComponent("fixes.jsonl").path, withDestinationPath: input.path)
+        let link = try CLI.run(["fix", input.path, "--cacert", Paths.testCA, "--into", linked.path])
+        #expect(link.status == 2 && link.stderr.contains("holds fixes.jsonl, which fix did not put there"), "\(link.stderr)")
+        #expect(Paths.contents(of: linked) == ["fixes.jsonl"] && FileManager.default.fileExists(atPath: input.path))
+        // A FIFO where a rewritten payload goes is refused, not written through.
+        let payloads = folder.appendingPathComponent("rewritten")
+        try FileManager.default.createDirectory(at: payloads, withIntermediateDirectories: true)
+        #expect(mkfifo(payloads.appendingPathComponent("p.json").path, 0o644) == 0)
+        let fifo = try CLI.run(["fix", input.path, "--cacert", Paths.testCA, "--into", folder.appendingPathComponent("f").path,
+                                "--base-url", "https://cdn.example/", "--rewrite", payloads.path])
+        #expect(fifo.status == 2 && fifo.stderr.contains("is there and is not a regular file"), "\(fifo.stderr)")
+        var info = stat()
+        #expect(lstat(payloads.appendingPathComponent("p.json").path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        #expect(Paths.contents(of: payloads) == ["p.json"])
         let inside = try CLI.run(["fix", folder.path, "--into", folder.appendingPathComponent("fixed").path])
         #expect(inside.status == 2 && inside.stderr.contains("is inside the payloads"), "\(inside.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("fixed").path))
