@@ -35,7 +35,7 @@ public final class ServiceExtension {
     /// Reads each downloaded file as the phone's decoders do (SPEC 17).
     private let decoder: DecodeWorker
     /// With `--cache`, this instance's fresh downloads, until `rememberUnplacedDownloads`.
-    private var fetched: [MediaDownload] = []
+    private var fetched: [(download: MediaDownload, memo: DownloadMemo)] = []
 
     /// An extension that stores attachments in `outputDirectory`.
     /// - Parameters:
@@ -192,7 +192,7 @@ public final class ServiceExtension {
                     return .failed(facts, .writeError, "cannot write the cached bytes of \(url.string) to \(outputDirectory); "
                         + DiagnosticCode.writeError.fix)
                 }
-                return MediaResult.fetched(media).takingConnection(of: download.transfer)
+                return MediaResult.downloaded(media).takingConnection(of: download.transfer)
             }
         }
         facts.transfer = download.transfer
@@ -240,8 +240,9 @@ public final class ServiceExtension {
         let media = MediaDownload(
             facts: facts, source: source, folder: outputDirectory, sniffedMime: sniffedMime, leadingBytes: leadingBytes,
             frames: frames)
-        if cache != nil { fetched.append(media) }
-        return .fetched(media)
+        let memo = DownloadMemo()
+        if cache != nil { fetched.append((media, memo)) }
+        return .fetched(media, memo)
     }
 
     /// What a stored row gives back on a 304: a result to use as it is, or bytes the cache keeps.
@@ -259,7 +260,7 @@ public final class ServiceExtension {
             guard let sha256 = entry.record["sha256"]?.stringValue, cache.hasContent(sha256: sha256) else { return nil }
             return (entry, .content(sha256: sha256))
         }
-        return MediaDownload(cacheRecord: entry.record, url: url, policy: policy, folder: outputDirectory).map { (entry, .result(.fetched($0))) }
+        return MediaDownload(cacheRecord: entry.record, url: url, policy: policy, folder: outputDirectory).map { (entry, .result(.downloaded($0))) }
     }
 
     /// `--cache` keeps a failure whose response the server can revalidate (SPEC 14: a `too_large`
@@ -278,7 +279,7 @@ public final class ServiceExtension {
     package func rememberUnplacedDownloads() {
         defer { fetched.removeAll() }
         guard let cache else { return }
-        for media in fetched where !media.wasPlaced {
+        for (media, memo) in fetched where memo.placed.isEmpty {
             guard let http = media.facts.http, http.etag != nil || http.lastModified != nil, let sha256 = media.facts.sha256 else { continue }
             let placedPath = media.source.placedPath
             // Bytes two URLs share are read and kept once.

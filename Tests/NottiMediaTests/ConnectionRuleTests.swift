@@ -62,7 +62,7 @@ import Testing
             var mediaFacts = MediaFacts(url: "https://media.example/a.jpg", policy: .loosest(of: [ios, android]))
             mediaFacts.transfer = transfer
             mediaFacts.bytes = 2_000
-            let result = MediaResult.fetched(MediaDownload(
+            let result = MediaResult.downloaded(MediaDownload(
                 facts: mediaFacts, source: WorkingFile(placedAt: "/nonexistent"), folder: "/nonexistent", sniffedMime: "image/jpeg",
                 leadingBytes: [0xFF, 0xD8]))
             func name(_ result: MediaResult) -> String {

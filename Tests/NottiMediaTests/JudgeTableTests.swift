@@ -18,26 +18,37 @@ import Testing
     }
 
     static func judge(_ made: Made, profile: SDKProfile, typeField: String? = nil, identifier: String? = nil) throws -> EntryVerdict {
-        guard case .valid(let url) = MediaURL.check(.string(made.url), key: "url", allowHTTP: false) else {
-            throw JudgeTableError.notAURL
-        }
-        let policy = profile.policy(FetchOptions())
+        try judge(download(made, profile: profile), profile: profile, typeField: typeField, identifier: identifier)
+    }
+
+    /// A download as the fetcher would have made it under `profile`'s policy, and no verdict made of it yet.
+    static func download(_ made: Made, profile: SDKProfile) -> MediaResult {
         var transfer = TransferFacts(finalURL: made.url)
         transfer.httpStatus = 200
         transfer.declaredMime = made.declared
         transfer.contentDisposition = made.disposition
-        var facts = MediaFacts(url: made.url, policy: policy)
-        facts.urlExtension = url.pathExtension
-        facts.host = url.host
+        var facts = MediaFacts(url: made.url, policy: profile.policy(FetchOptions()))
+        if case .valid(let url) = MediaURL.check(.string(made.url), key: "url", allowHTTP: false) {
+            facts.urlExtension = url.pathExtension
+            facts.host = url.host
+        }
         facts.transfer = transfer
         facts.bytes = made.bytes
         facts.sha256 = String(repeating: "ab", count: 32)
-        let download = MediaDownload(
+        return .downloaded(MediaDownload(
             facts: facts, source: WorkingFile(placedAt: "/nonexistent"), folder: "/out", sniffedMime: made.sniffed,
-            leadingBytes: made.leading, frames: made.frames)
-        let entry = MediaEntry(key: "url", value: .string(made.url), identifier: identifier, typeField: typeField)
-        return profile.judge(PayloadPlan.PlannedEntry(entry: entry, step: .fetch(url)), results: [made.url: .fetched(download)],
-                             policy: policy, network: nil)
+            leadingBytes: made.leading, frames: made.frames))
+    }
+
+    /// `profile`'s verdict on an entry naming `result`'s URL.
+    static func judge(_ result: MediaResult, profile: SDKProfile, typeField: String? = nil, identifier: String? = nil) throws -> EntryVerdict {
+        let address = result.facts.url
+        guard case .valid(let url) = MediaURL.check(.string(address), key: "url", allowHTTP: false) else {
+            throw JudgeTableError.notAURL
+        }
+        let entry = MediaEntry(key: "url", value: .string(address), identifier: identifier, typeField: typeField)
+        return profile.judge(PayloadPlan.PlannedEntry(entry: entry, step: .fetch(url)), results: [address: result],
+                             policy: profile.policy(FetchOptions()), network: nil)
     }
 
     enum JudgeTableError: Error { case notAURL }
@@ -102,10 +113,31 @@ import Testing
         }
     }
 
-    @Test func aTypeRulesVerdictIsMadeOncePerDownloadAndKeyedByTheEntry() throws {
-        // The same download, Braze's type jpg then png: two verdicts, each its own (the memo is keyed by the type field).
-        let made = Made(url: "https://m.example/a", sniffed: "image/png")
-        #expect(Self.describe(try Self.judge(made, profile: .braze, typeField: "jpg")) == "attached jpg type_mismatch")
-        #expect(Self.describe(try Self.judge(made, profile: .braze, typeField: "png")) == "attached png")
+    @Test func aRulesVerdictIsMadeOncePerDownloadAndKeyedByProfileAndEntry() throws {
+        // One download judged by Braze with type jpg, then png, then jpg again, and by Firebase's iOS and
+        // Android rules (one SDK, two platforms): each key its own verdict, the first kept for the third.
+        let result = Self.download(Made(url: "https://m.example/a", sniffed: "image/png"), profile: .braze)
+        #expect(Self.describe(try Self.judge(result, profile: .braze, typeField: "jpg")) == "attached jpg type_mismatch")
+        #expect(Self.describe(try Self.judge(result, profile: .braze, typeField: "png")) == "attached png")
+        let again = try Self.judge(result, profile: .braze, typeField: "jpg")
+        #expect(Self.describe(again) == "attached jpg type_mismatch")
+        #expect(Self.describe(try Self.judge(result, profile: .fcm)) == "failed unsupported_type")
+        #expect(Self.describe(try Self.judge(result, profile: .androidFCM)) == "attached png")
+    }
+
+    @Test func anEntrysOptionsAreItsOwnOnASharedVerdict() throws {
+        // Two entries of one download, one with options: the options stay on that entry's attachment.
+        let result = Self.download(Made(url: "https://m.example/a.png", sniffed: "image/png"), profile: .notti)
+        let plain = try Self.judge(result, profile: .notti)
+        guard case .valid(let url) = MediaURL.check(.string("https://m.example/a.png"), key: "url", allowHTTP: false) else { return }
+        var options = AttachmentOptions()
+        options.thumbnailHidden = true
+        let entry = MediaEntry(key: "url", value: .string("https://m.example/a.png"), options: options)
+        let withOptions = SDKProfile.notti.judge(
+            PayloadPlan.PlannedEntry(entry: entry, step: .fetch(url)), results: ["https://m.example/a.png": result],
+            policy: SDKProfile.notti.policy(FetchOptions()), network: nil)
+        #expect(plain.attachment?.options == nil)
+        #expect(withOptions.attachment?.options?.thumbnailHidden == true)
+        #expect(try Self.judge(result, profile: .notti).attachment?.options == nil)
     }
 }

@@ -41,7 +41,7 @@ import Testing
         if let failure = wire.failure { return .failed(facts, failure, "failed under the loosest policy") }
         facts.bytes = wire.bytes
         facts.sha256 = String(repeating: "a", count: 64)
-        return .fetched(MediaDownload(
+        return .downloaded(MediaDownload(
             facts: facts, source: WorkingFile(placedAt: "/nonexistent"), folder: "/nonexistent", sniffedMime: "image/jpeg", leadingBytes: [0xFF, 0xD8]))
     }
 

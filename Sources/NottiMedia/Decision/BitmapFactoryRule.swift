@@ -3,8 +3,9 @@ enum BitmapFactoryRule {
     /// Android: the picture shows when BitmapFactory decodes it (JPEG, PNG, GIF's
     /// first frame, BMP, WebP; HEIF from Android 8.0, AVIF from 14), named by its
     /// sniffed type's usual extension.
-    static func verdict(facts: MediaFacts, folder: String, sniffedMime mime: String, frames: Int?) -> EntryVerdict {
-        var facts = facts
+    static func verdict(_ download: MediaDownload) -> EntryVerdict {
+        let mime = download.sniffedMime
+        var facts = download.facts
         facts.sniffedMime = mime
         let fileExtension: String
         var warnings: [Diagnostic] = []
@@ -13,7 +14,7 @@ enum BitmapFactoryRule {
         case "image/png": fileExtension = "png"
         case "image/gif":
             fileExtension = "gif"
-            if (frames ?? 1) > 1 {
+            if (download.frames ?? 1) > 1 {
                 warnings.append(Diagnostic(
                     .warning, .animationLost,
                     "the GIF is animated, but Android's BitmapFactory decodes its first frame alone: Android shows a still; "
@@ -37,7 +38,7 @@ enum BitmapFactoryRule {
                 "the bytes are \(mime), which Android's BitmapFactory does not decode: the notification shows without the picture; "
                     + "send a jpg, png, gif, bmp or webp picture")
         }
-        let path = MediaDownload.attachmentPath(folder: folder, sha256: facts.sha256 ?? "", fileExtension: fileExtension)
+        let path = download.attachmentPath(fileExtension: fileExtension)
         let picture = Attachment(
             identifier: "", fileURL: FilePaths.fileURL(path), filePath: path, fileExtension: fileExtension, uti: "", kind: .image,
             mimeType: mime, size: facts.bytes ?? 0, sha256: facts.sha256 ?? "", typeHint: nil, options: nil)

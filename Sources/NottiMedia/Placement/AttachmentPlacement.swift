@@ -25,9 +25,9 @@ package struct AttachmentPlacement: Sendable {
     private func place(_ attachments: [Attachment], from results: MediaResults) -> (String, MediaFacts, String)? {
         for attachment in attachments {
             for (url, result) in results {
-                guard case .fetched(let download) = result, download.facts.sha256 == attachment.sha256 else { continue }
+                guard case .fetched(let download, let memo) = result, download.facts.sha256 == attachment.sha256 else { continue }
                 do {
-                    if try place(attachment, from: download) { remember(download, placedAt: attachment.filePath) }
+                    if try place(attachment, from: download, placed: memo.placed) { remember(download, placedAt: attachment.filePath) }
                 } catch {
                     return (url, download.facts,
                             "cannot store the attachment at \(attachment.filePath): \(error.message); \(DiagnosticCode.writeError.fix)")
@@ -42,10 +42,8 @@ package struct AttachmentPlacement: Sendable {
     /// links cannot be made), once per name per run.
     /// - Returns: true the first time this name is placed (the cache records it then).
     /// - Throws: the errno when the file cannot be made, or a non-file holds its name.
-    private func place(_ attachment: Attachment, from download: MediaDownload) throws(Errno) -> Bool {
-        // Keyed by extension: the hash is this download's own. Every payload of a campaign
-        // comes here, and cutting the file name out of its path per payload was 0.7 µs.
-        try download.placed.once(attachment.fileExtension) { () throws(Errno) in
+    private func place(_ attachment: Attachment, from download: MediaDownload, placed: PlacedNames) throws(Errno) -> Bool {
+        try placed.once(attachment.fileExtension) { () throws(Errno) in
             try download.source.place(at: attachment.filePath, ownedPaths: ownedPaths)
         }
     }

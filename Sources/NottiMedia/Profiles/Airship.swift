@@ -6,7 +6,7 @@ extension SDKProfile {
     /// magic bytes.
     package static let airship = SDKProfile(
         sdk: .airship, mediaKeys: [[mediaAttachmentKey]], refusesHTTPItself: false,
-        deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .none, typeRule: .airship, failurePolicy: .allOrNothing,
+        deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .none, rule: .typed(.airship), failurePolicy: .allOrNothing,
         identifier: .entry, treatsOtherSchemesAsBundleFiles: false, readSpec: AirshipSpec.read)
 
     /// One top-level key, dots and all.

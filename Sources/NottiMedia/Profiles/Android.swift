@@ -9,7 +9,7 @@ extension SDKProfile {
     /// body read to at most 1,048,577; 5 s for the whole download.
     package static let androidFCM = SDKProfile(
         sdk: .fcm, mediaKeys: [["notification", "image"]], refusesHTTPItself: false, deadlineSeconds: 5,
-        sizeCap: .streamed(1_048_576), typeRule: nil, failurePolicy: .single, identifier: .fixed(""),
+        sizeCap: .streamed(1_048_576), rule: .bitmapFactory, failurePolicy: .single, identifier: .fixed(""),
         treatsOtherSchemesAsBundleFiles: false, platform: .android, maxRedirects: 20,
         readSpec: { payload in
             guard let image = payload.root.value(at: ["notification", "image"]) else { return .absent }
@@ -24,7 +24,7 @@ extension SDKProfile {
     /// 7 s for the download, 2 s to connect; no cap of its own.
     package static let androidAirship = SDKProfile(
         sdk: .airship, mediaKeys: [["data", styleKey]], refusesHTTPItself: false, deadlineSeconds: 7,
-        sizeCap: .none, typeRule: nil, failurePolicy: .single, identifier: .fixed(""),
+        sizeCap: .none, rule: .bitmapFactory, failurePolicy: .single, identifier: .fixed(""),
         treatsOtherSchemesAsBundleFiles: false, platform: .android, maxRedirects: 20, connectTimeoutSeconds: 2,
         readSpec: { payload in
             guard case .string(let text)? = payload.root.value(at: ["data", styleKey]) else { return .absent }
@@ -43,7 +43,7 @@ extension SDKProfile {
     /// resource in the app; no cap or deadline of its own (the tool's bounds: 20 s).
     package static let androidOneSignal = SDKProfile(
         sdk: .onesignal, mediaKeys: [["data", "bicon"]], refusesHTTPItself: false, deadlineSeconds: 20,
-        sizeCap: .none, typeRule: nil, failurePolicy: .single, identifier: .fixed(""),
+        sizeCap: .none, rule: .bitmapFactory, failurePolicy: .single, identifier: .fixed(""),
         treatsOtherSchemesAsBundleFiles: true, platform: .android, maxRedirects: 20,
         readSpec: { payload in
             guard let bicon = payload.root.value(at: ["data", "bicon"]) else { return .absent }

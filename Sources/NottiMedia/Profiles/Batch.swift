@@ -4,7 +4,7 @@ extension SDKProfile {
     /// (a UTI or MIME type) and alone decides the type; 20 s for the download.
     package static let batch = SDKProfile(
         sdk: .batch, mediaKeys: [["com.batch", "at"]], refusesHTTPItself: false, deadlineSeconds: 20,
-        sizeCap: .none, typeRule: .typeHint(field: "com.batch.at.t"), failurePolicy: .single,
+        sizeCap: .none, rule: .typed(.typeHint(field: "com.batch.at.t")), failurePolicy: .single,
         identifier: .fixed("batch_rich_attachment"), treatsOtherSchemesAsBundleFiles: false,
         readSpec: { payload in
             guard let at = payload.root.value(at: ["com.batch", "at"]) else { return .absent }

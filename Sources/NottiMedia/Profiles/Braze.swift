@@ -3,7 +3,7 @@ extension SDKProfile {
     /// and `ab.att.type`, the type becoming the file's suffix; no timeout or cap of its own.
     package static let braze = SDKProfile(
         sdk: .braze, mediaKeys: [["ab", "att"]], refusesHTTPItself: false, deadlineSeconds: DeviceModel.systemDeadlineSeconds,
-        sizeCap: .none, typeRule: .payloadType(field: "ab.att.type"), failurePolicy: .single, identifier: .fixed(""),
+        sizeCap: .none, rule: .typed(.payloadType(field: "ab.att.type")), failurePolicy: .single, identifier: .fixed(""),
         treatsOtherSchemesAsBundleFiles: false,
         readSpec: { payload in
             guard let att = payload.root.value(at: ["ab", "att"]) else { return .absent }

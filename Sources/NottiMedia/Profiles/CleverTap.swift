@@ -4,7 +4,7 @@ extension SDKProfile {
     /// the suffix, else three exact Content-Types, else none.
     package static let cleverTap = SDKProfile(
         sdk: .clevertap, mediaKeys: [["ct_mediaUrl"], ["ct_mediaType"]], refusesHTTPItself: false,
-        deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .none, typeRule: .cleverTap, failurePolicy: .single,
+        deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .none, rule: .typed(.cleverTap), failurePolicy: .single,
         identifier: .fixed(""), treatsOtherSchemesAsBundleFiles: false,
         readSpec: { payload in
             let url = payload.root["ct_mediaUrl"]

@@ -4,7 +4,7 @@ extension SDKProfile {
     /// else the text after `image/` in the Content-Type.
     package static let fcm = SDKProfile(
         sdk: .fcm, mediaKeys: [["fcm_options", "image"]], refusesHTTPItself: false, deadlineSeconds: DeviceModel.systemDeadlineSeconds,
-        sizeCap: .none, typeRule: .suggestedFilename(imageSubtypeFallback: true), failurePolicy: .single, identifier: .fixed(""),
+        sizeCap: .none, rule: .typed(.suggestedFilename(imageSubtypeFallback: true)), failurePolicy: .single, identifier: .fixed(""),
         treatsOtherSchemesAsBundleFiles: false,
         readSpec: { payload in
             guard let image = payload.root.value(at: ["fcm_options", "image"]) else { return .absent }

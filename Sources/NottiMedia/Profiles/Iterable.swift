@@ -4,7 +4,7 @@ extension SDKProfile {
     /// which is also the identifier (a device prefixes a UUID).
     package static let iterable = SDKProfile(
         sdk: .iterable, mediaKeys: [["itbl", "attachment-url"]], refusesHTTPItself: false,
-        deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .none, typeRule: .suggestedFilename(imageSubtypeFallback: false),
+        deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .none, rule: .typed(.suggestedFilename(imageSubtypeFallback: false)),
         failurePolicy: .single, identifier: .suggestedFilename, treatsOtherSchemesAsBundleFiles: false,
         readSpec: { payload in
             guard let value = payload.root.value(at: ["itbl", "attachment-url"]) else { return .absent }

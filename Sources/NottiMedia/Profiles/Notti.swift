@@ -4,7 +4,7 @@ extension SDKProfile {
     /// sniffed with libmagic and jpg for anything else.
     package static let notti = SDKProfile(
         sdk: .notti, mediaKeys: [[Payload.mediaURLKey]], refusesHTTPItself: true, deadlineSeconds: MediaPolicy.sdkTimeoutSeconds,
-        sizeCap: .streamed(MediaPolicy.sdkMaxBytes), typeRule: nil, failurePolicy: .single, identifier: .fixed(Attachment.identifier),
+        sizeCap: .streamed(MediaPolicy.sdkMaxBytes), rule: .sniffed, failurePolicy: .single, identifier: .fixed(Attachment.identifier),
         treatsOtherSchemesAsBundleFiles: false,
         readSpec: { payload in
             guard let value = payload.root[Payload.mediaURLKey] else { return .absent }

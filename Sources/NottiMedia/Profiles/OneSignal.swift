@@ -5,7 +5,7 @@ extension SDKProfile {
     /// cancelled; each entry fails alone.
     package static let oneSignal = SDKProfile(
         sdk: .onesignal, mediaKeys: [["att"], ["os_data", "att"]], refusesHTTPItself: false,
-        deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .announced(50_000_000), typeRule: .oneSignal,
+        deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .announced(50_000_000), rule: .typed(.oneSignal),
         failurePolicy: .perEntry, identifier: .entry, treatsOtherSchemesAsBundleFiles: true,
         readSpec: { payload in
             let path: [String]

@@ -40,8 +40,9 @@ package final class SDKProfile: Sendable {
     /// The SDK's own deadline, else the system's 30 s budget for an extension.
     package let deadlineSeconds: Double
     package let sizeCap: SizeCap
-    /// How the file's extension or type hint is decided; nil for Notti, which sniffs.
-    package let typeRule: TypeRule?
+    /// How the phone turns a download into this entry's verdict: Notti's sniffing,
+    /// the SDK's type rule under iOS's device model, or Android's BitmapFactory.
+    package let rule: MediaRule
     package let failurePolicy: FailurePolicy
     package let identifier: IdentifierRule
     /// A value that is not an http(s) URL names a file in the app bundle (OneSignal):
@@ -59,7 +60,7 @@ package final class SDKProfile: Sendable {
 
     init(
         sdk: SDK, mediaKeys: [[String]], refusesHTTPItself: Bool, deadlineSeconds: Double, sizeCap: SizeCap,
-        typeRule: TypeRule?, failurePolicy: FailurePolicy, identifier: IdentifierRule, treatsOtherSchemesAsBundleFiles: Bool,
+        rule: MediaRule, failurePolicy: FailurePolicy, identifier: IdentifierRule, treatsOtherSchemesAsBundleFiles: Bool,
         platform: Platform = .ios, maxRedirects: Int = MediaPolicy.sdkMaxRedirects, connectTimeoutSeconds: Double? = nil,
         readSpec: @escaping @Sendable (Payload) -> MediaSpec
     ) {
@@ -71,7 +72,7 @@ package final class SDKProfile: Sendable {
         self.refusesHTTPItself = refusesHTTPItself
         self.deadlineSeconds = deadlineSeconds
         self.sizeCap = sizeCap
-        self.typeRule = typeRule
+        self.rule = rule
         self.failurePolicy = failurePolicy
         self.identifier = identifier
         self.treatsOtherSchemesAsBundleFiles = treatsOtherSchemesAsBundleFiles
@@ -119,13 +120,8 @@ package final class SDKProfile: Sendable {
     package func policy(_ options: FetchOptions) -> MediaPolicy {
         let cap: (bytes: Int, description: String?)
         switch sizeCap {
-        case .streamed(let bytes) where platform == .android:
-            cap = (bytes, "\(sdk.displayName)'s Android limit of 1 MiB (\(bytes) bytes)")
-        case .streamed(let bytes): cap = (bytes, nil)
-        case .announced: cap = (DeviceModel.largestLimitBytes, "iOS's largest attachment limit (\(DeviceModel.largestLimitBytes) bytes, video)")
-        case .none where platform == .android:
-            cap = (DeviceModel.largestLimitBytes, "the tool's read bound (\(DeviceModel.largestLimitBytes) bytes; \(sdk.displayName) sets no cap on Android)")
-        case .none: cap = (DeviceModel.largestLimitBytes, "iOS's largest attachment limit (\(DeviceModel.largestLimitBytes) bytes, video)")
+        case .streamed(let bytes): cap = (bytes, platform.streamedCapDescription(sdk, bytes: bytes))
+        case .announced, .none: cap = (DeviceModel.largestLimitBytes, platform.uncappedDescription(sdk))
         }
         var policy = MediaPolicy(
             maxBytes: options.maxBytes ?? cap.bytes,
@@ -133,10 +129,10 @@ package final class SDKProfile: Sendable {
             maxRedirects: maxRedirects,
             extraCAFile: options.extraCAFile, connectTo: options.connectTo,
             denyPrivateNetworks: options.denyPrivateNetworks,
-            allowHTTP: !refusesHTTPItself && options.allowHTTP, httpRefusedByATS: !refusesHTTPItself && platform == .ios,
+            allowHTTP: !refusesHTTPItself && options.allowHTTP, httpRefusedByATS: !refusesHTTPItself && platform.leavesCleartextToATS,
             capDescription: options.maxBytes == nil ? cap.description : nil)
-        policy.httpRefusedByAndroid = platform == .android
-        policy.checksConnectionAsIOS = platform == .ios
+        policy.httpRefusedByAndroid = platform.blocksCleartext
+        policy.checksConnectionAsIOS = platform.checksConnectionAsIOS
         policy.allowsArbitraryLoads = options.allowHTTP
         if case .announced(let bytes) = sizeCap, options.maxBytes == nil {
             // OneSignal holds only an announced length to its cap; a body without one runs to iOS's limits.

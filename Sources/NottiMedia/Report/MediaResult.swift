@@ -2,15 +2,21 @@
 /// sniffed, or why not. One result serves every payload (and every entry)
 /// that names the same URL under the same policy.
 package enum MediaResult: Sendable {
-    case fetched(MediaDownload)
+    /// Downloaded and sniffed, with what the run made of it once (`DownloadMemo`).
+    case fetched(MediaDownload, DownloadMemo)
     /// No file: the facts known so far, the reason and the human detail.
     case failed(MediaFacts, DiagnosticCode, String)
 
     package var facts: MediaFacts {
         switch self {
-        case .fetched(let media): media.facts
+        case .fetched(let media, _): media.facts
         case .failed(let facts, _, _): facts
         }
+    }
+
+    /// A fresh download's result: nothing made of it yet.
+    package static func downloaded(_ download: MediaDownload) -> MediaResult {
+        .fetched(download, DownloadMemo())
     }
 }
 

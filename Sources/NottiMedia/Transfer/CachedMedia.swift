@@ -110,7 +110,7 @@ extension MediaResult {
         guard facts.transfer != nil else { return self }
         facts.transfer?.takeConnection(of: fresh)
         switch self {
-        case .fetched(let media): return .fetched(media.with(facts: facts))
+        case .fetched(let media, let memo): return .fetched(media.with(facts: facts), memo.forSameBytes())
         case .failed(_, let reason, let message): return .failed(facts, reason, message)
         }
     }

@@ -157,11 +157,11 @@ extension MediaResult {
     package func judged(under policy: MediaPolicy) -> MediaResult {
         switch self {
         // The common case, one profile for the URL: nothing to judge again, nothing to copy.
-        case .fetched(let media) where media.facts.policy == policy: return self
+        case .fetched(let media, _) where media.facts.policy == policy: return self
         case .failed(let facts, _, _) where facts.policy == policy: return self
         // A download judged under another policy: once per policy, kept with the download
         // (every record of a campaign of send requests asks; remade each time it was 30% of the run).
-        case .fetched(let media): return media.judged(under: policy) { rejudged(under: policy) }
+        case .fetched(_, let memo): return memo.result(under: policy) { rejudged(under: policy) }
         case .failed: return rejudged(under: policy)
         }
     }
@@ -228,8 +228,9 @@ extension MediaResult {
             case .tooLarge: return .failed(facts, reason, MediaFetcher.tooLargeMessage(policy, announced: facts.tooLargeAnnounced))
             default: return .failed(facts, reason, message)
             }
-        case .fetched(let media):
-            return .fetched(media.with(facts: facts))
+        case .fetched(let media, let memo):
+            // The same bytes under other facts: verdicts of their own, placements shared.
+            return .fetched(media.with(facts: facts), memo.forSameBytes())
         }
     }
 
