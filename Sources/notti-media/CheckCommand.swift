@@ -131,7 +131,7 @@ struct CheckCommand {
             Console.fail("\(error.message) (the check itself finished: \(summary.passed) passed, \(summary.failed) failed)")
             return ExitCode.localFailure
         }
-        if let stored = summary.codeCounts[DiagnosticCode.writeError.rawValue], let first = tally.firstWriteError {
+        if let stored = summary.codeCounts[.writeError], let first = tally.firstWriteError {
             Console.fail("\(stored) payload\(stored == 1 ? "'s attachment" : "s' attachments") could not be stored in "
                 + "\(outputDirectory) (write_error), the first: \(first)")
             return ExitCode.localFailure

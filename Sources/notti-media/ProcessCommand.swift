@@ -97,7 +97,7 @@ struct ProcessCommand {
         case .rejected:
             return "\(source): \(verdict): not delivered: APNs rejects the payload (payload_too_large)"
         case .unchanged, .invalidPayload:
-            return "\(source): \(verdict): delivered without media (\(report.reason?.rawValue ?? "no_media"))"
+            return "\(source): \(verdict): delivered without media (\((report.reason ?? .noMedia).rawValue))"
         }
     }
 }

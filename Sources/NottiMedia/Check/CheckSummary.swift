@@ -26,7 +26,7 @@ public struct CheckSummary: Sendable {
         return SHA256.hex(of: Array(joined.utf8))
     }
     /// Payloads per diagnostic code.
-    package var codeCounts: [String: Int] = [:]
+    package var codeCounts = CodeCounts()
     /// Per distinct media URL: each profile's verdict on it and the payloads naming it.
     private var media: [String: URLMedia] = [:]
 
@@ -128,7 +128,7 @@ public struct CheckSummary: Sendable {
         where !record.diagnostics[..<position].contains(where: {
             $0.code == diagnostic.code && (diagnostic.code != .unrecognised || $0.codeText == diagnostic.codeText)
         }) {
-            codeCounts[diagnostic.codeText, default: 0] += 1
+            codeCounts.add(diagnostic)
         }
         // A URL may be named twice in one payload (two OneSignal keys): it still counts once for that payload.
         var seen: Set<String> = []
@@ -205,11 +205,7 @@ public struct CheckSummary: Sendable {
     }
 
     /// Codes by count, most first, then by name.
-    package var codesByCount: [(code: String, payloads: Int)] {
-        codeCounts.map { ($0.key, $0.value) }.sorted {
-            $0.payloads != $1.payloads ? $0.payloads > $1.payloads : $0.code < $1.code
-        }
-    }
+    package var codesByCount: [(code: String, payloads: Int)] { codeCounts.byCount }
 
     public var json: JSONValue {
         .object([

@@ -86,7 +86,7 @@ extension CheckSummary {
                     failed: counts["failed"]?.intValue ?? 0)
             }
             if case .object(let codes)? = summary["diagnostics"] {
-                for code in codes { merged.codeCounts[code.key, default: 0] += code.value.intValue ?? 0 }
+                for code in codes { merged.codeCounts.add(codeText: code.key, payloads: code.value.intValue ?? 0) }
             }
             if case .array(let media)? = summary["media"] {
                 for entry in media {

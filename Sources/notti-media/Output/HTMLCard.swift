@@ -88,7 +88,7 @@ struct HTMLCard: Sendable {
 
     /// Why the phone shows no media, in words, and the media's own verdict beside it.
     private func phoneLine(_ report: Report, skipped: Diagnostic?) -> String? {
-        if report.outcome == .invalidPayload { return "Not delivered: \(DiagnosticCode.plainLanguage(for: "invalid_payload"))" }
+        if report.outcome == .invalidPayload { return "Not delivered: \(DiagnosticCode.invalidPayload.plainLanguage)" }
         if report.outcome == .rejected {
             return "Nothing arrives on the phone: \(DiagnosticCode.plainLanguage(for: DiagnosticCode.payloadTooLarge.rawValue))"
         }

@@ -5,7 +5,7 @@
 /// output (JSON, JUnit and HTML have their own, in their own languages).
 func textEscape(_ text: String) -> String {
     // Nearly every string is plain: return it as it is without building a copy.
-    guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+    guard mayNeedEscape(text), text.unicodeScalars.contains(where: needsEscape) else { return text }
     var escaped = ""
     escaped.reserveCapacity(text.utf8.count + 8)
     for scalar in text.unicodeScalars {
@@ -20,6 +20,14 @@ func textEscape(_ text: String) -> String {
         }
     }
     return escaped
+}
+
+/// False when no byte can start an escaped scalar: C0 and DEL are single bytes, C1
+/// starts with 0xC2, U+2028 and U+2029 with 0xE2. A byte scan, where the scalar
+/// walk decoded every character of every finding line (1.5% of a campaign's instructions).
+private func mayNeedEscape(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 } }
 }
 
 private func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
