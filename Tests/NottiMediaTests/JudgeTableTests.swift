@@ -99,6 +99,72 @@ import Testing
         #expect(got == expected, "\(got)")
     }
 
+    /// "TYPE from SOURCE as IDENTIFIER", or "refused from SOURCE (sdkType)".
+    static func naming(_ verdict: EntryVerdict) -> String {
+        let decision = verdict.facts?.deviceType
+        let source = decision?.source ?? "?"
+        if let attachment = verdict.attachment {
+            return "\(attachment.fileExtension) from \(source) as \(attachment.identifier)"
+                + (attachment.typeHint.map { " hint \($0)" } ?? "")
+        }
+        return "refused from \(source) (\(decision?.fileExtension ?? "none"))"
+    }
+
+    // Each SDK's rule names the file from its own source (moved here from the end-to-end
+    // profile tests, which keep one case each): the response's headers are made up.
+    @Test(arguments: [
+        // Firebase: the Content-Disposition name wins over the URL's; a name without an extension gets
+        // the Content-Type's preferred one; none of those: the text after image/, which iOS may not know.
+        ("fcm", Made(url: "https://m.example/photo.jpg", sniffed: "image/png", declared: "image/png",
+                     disposition: "attachment; filename=\"banner.png\""), nil as String?,
+         "png from the Content-Disposition file name as "),
+        ("fcm", Made(url: "https://m.example/banner.png", sniffed: "image/png"), nil, "png from the URL's file name as "),
+        ("fcm", Made(url: "https://m.example/banner", sniffed: "image/gif", declared: "image/gif"), nil, "gif from the URL's file name as "),
+        ("fcm", Made(url: "https://m.example/banner", sniffed: "image/png", declared: "image/x-png"), nil, "refused from the Content-Type (x-png)"),
+        ("fcm", Made(url: "https://m.example/banner", sniffed: "image/png", declared: "image/png/evil"), nil, "refused from the Content-Type (none)"),
+        // CleverTap: ct_mediaType, else three exact Content-Types.
+        ("clevertap", Made(url: "https://m.example/x", sniffed: "image/png", declared: "image/png"), "image", "jpg from ct_mediaType as "),
+        ("clevertap", Made(url: "https://m.example/clip.mp4", sniffed: "video/mp4", declared: "video/mp4"), "video", "mp4 from ct_mediaType as "),
+        ("clevertap", Made(url: "https://m.example/x", sniffed: "image/png", declared: "image/png"), "gif", "png from the Content-Type as "),
+        ("clevertap", Made(url: "https://m.example/x", sniffed: "image/webp", declared: "image/webp"), "gif",
+         "refused from ct_mediaType and the Content-Type (none)"),
+        // Batch: the hint alone, whatever the URL and the Content-Type say.
+        ("batch", Made(url: "https://m.example/x.gif", sniffed: "image/png", declared: "image/gif"), "public.png",
+         "png from com.batch.at.t as batch_rich_attachment hint public.png"),
+        ("batch", Made(url: "https://m.example/x.gif", sniffed: "image/png", declared: "image/gif"), "image/png",
+         "png from com.batch.at.t as batch_rich_attachment hint public.png"),
+        ("batch", Made(url: "https://m.example/x.gif", sniffed: "image/png", declared: "image/gif"), "banana", "refused from com.batch.at.t (none)"),
+        // Iterable: the suggested file name is the identifier too.
+        ("iterable", Made(url: "https://m.example/promo", sniffed: "image/png", declared: "image/png"), nil,
+         "png from the URL's file name as promo.png"),
+    ])
+    func eachRuleNamesTheFileFromItsOwnSource(sdk: String, made: Made, typeField: String?, expected: String) throws {
+        let profile = try #require(SDK(rawValue: sdk)).profile
+        let got = Self.naming(try Self.judge(made, profile: profile, typeField: typeField))
+        #expect(got == expected, "\(got)")
+    }
+
+    // iOS's attachment limits at the band edges, for Notti (the sniffed kind) and for a profile
+    // with no cap of its own (Braze: the stated type's kind); end to end, PhoneVerdictTests keeps three.
+    @Test(arguments: [
+        ("notti", Made(url: "https://m.example/t.mp3", sniffed: "audio/mpeg", bytes: 5_000_000), nil as String?, "attached mp3"),
+        ("notti", Made(url: "https://m.example/t.mp3", sniffed: "audio/mpeg", bytes: 5_242_880), nil, "attached mp3 exceeds_ios_limit"),
+        ("notti", Made(url: "https://m.example/t.mp3", sniffed: "audio/mpeg", bytes: 5_242_881), nil, "failed too_large"),
+        ("notti", Made(url: "https://m.example/a.png", sniffed: "image/png", bytes: 10_000_000), nil, "attached png"),
+        ("notti", Made(url: "https://m.example/a.png", sniffed: "image/png", bytes: 10_000_001), nil, "attached png exceeds_ios_limit"),
+        ("notti", Made(url: "https://m.example/a.png", sniffed: "image/png", bytes: 10_485_760), nil, "attached png exceeds_ios_limit"),
+        ("braze", Made(url: "https://m.example/t", sniffed: "audio/mpeg", bytes: 5_242_880), "mp3", "attached mp3 exceeds_ios_limit"),
+        ("braze", Made(url: "https://m.example/t", sniffed: "audio/mpeg", bytes: 5_242_881), "mp3", "failed too_large"),
+        ("braze", Made(url: "https://m.example/a", sniffed: "image/png", bytes: 10_485_761), "png", "failed too_large"),
+        ("braze", Made(url: "https://m.example/c", sniffed: "video/mp4", bytes: 52_428_800), "mp4", "attached mp4 exceeds_ios_limit"),
+        ("braze", Made(url: "https://m.example/c", sniffed: "video/mp4", bytes: 52_428_801), "mp4", "failed too_large"),
+    ])
+    func iOSLimitsAtTheBandEdges(sdk: String, made: Made, typeField: String?, expected: String) throws {
+        let profile = try #require(SDK(rawValue: sdk)).profile
+        let got = Self.describe(try Self.judge(made, profile: profile, typeField: typeField))
+        #expect(got == expected, "\(got)")
+    }
+
     @Test(arguments: [
         (Made(url: "https://m.example/a.png", sniffed: "image/png"), "attached png"),
         (Made(url: "https://m.example/a.gif", sniffed: "image/gif", frames: 2), "attached gif animation_lost"),
