@@ -98,11 +98,6 @@ extension MediaDownload {
     }
 }
 
-extension MediaPolicy {
-    /// What of the policy a stored verdict depends on: a cache entry serves only the same limits.
-    var cacheKey: String { "\(maxBytes)|\(announcedMaxBytes.map(String.init) ?? "")|\(NumberText.decimal(timeoutSeconds))|\(maxRedirects)|\(allowHTTP)" }
-}
-
 extension MediaResult {
     /// A stored verdict with the connection a revalidation just made (`TransferFacts.takeConnection`).
     func takingConnection(of fresh: TransferFacts) -> MediaResult {

@@ -137,6 +137,12 @@ extension MediaPolicy {
     }
 }
 
+extension MediaPolicy {
+    /// What of the policy a stored verdict depends on (`--cache`'s rows, and the pipeline's key
+    /// for a send request's downloads): a stored verdict serves only the same limits.
+    var cacheKey: String { "\(maxBytes)|\(announcedMaxBytes.map(String.init) ?? "")|\(NumberText.decimal(timeoutSeconds))|\(maxRedirects)|\(allowHTTP)" }
+}
+
 extension SDKSelection {
     /// The policy an APNs payload's download runs under: the chosen profile's, or
     /// under `auto` the loosest of every profile's, so each URL is fetched once
