@@ -133,7 +133,7 @@ extension PayloadPlan {
                 judged.bundled = true
             }
             // Whatever this phone made of the media, a certificate about to end fails every phone later.
-            if let expiring = verdict.facts?.transfer?.expiringCertificate {
+            if let expiring = verdict.facts?.expiringCertificate {
                 judged.warnings.append(named(Diagnostic(.warning, .certificateExpiring,
                     "the certificate of \(expiring.host) expires on \(CertificateFacts.date(expiring.notAfter)) (notAfter "
                         + "\(CertificateFacts.timestamp(expiring.notAfter))), within 30 days: a campaign sent after that fails on "
