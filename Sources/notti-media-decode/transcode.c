@@ -20,6 +20,14 @@ static int open_output(AVFormatContext *out) {
     return avio_open(&out->pb, out->url, AVIO_FLAG_WRITE);
 }
 
+/// A stream of `out` carrying what `encoder` writes.
+static int add_encoded_stream(AVFormatContext *out, AVCodecContext *encoder) {
+    AVStream *stream = avformat_new_stream(out, NULL);
+    if (!stream) return AVERROR(ENOMEM);
+    stream->time_base = encoder->time_base;
+    return avcodec_parameters_from_context(stream->codecpar, encoder);
+}
+
 static void fail(Reply *reply, const char *detail) {
     reply_string(reply, "status", "failed");
     reply_string(reply, "detail", detail);
@@ -216,12 +224,8 @@ static void encode_mp3(AVFormatContext *in, int index, long long target_bytes, i
     if (code >= 0) code = avformat_alloc_output_context2(&out, NULL, "mp3", url);
     if (code >= 0 && out) {
         out->flags |= AVFMT_FLAG_BITEXACT;
-        AVStream *stream = avformat_new_stream(out, NULL);
-        code = stream ? avcodec_parameters_from_context(stream->codecpar, encoder) : AVERROR(ENOMEM);
-        if (code >= 0) {
-            stream->time_base = encoder->time_base;
-            code = open_output(out);
-        }
+        code = add_encoded_stream(out, encoder);
+        if (code >= 0) code = open_output(out);
         if (code >= 0) code = avformat_write_header(out, NULL);
         if (code >= 0) code = encode_all(in, index, decoder, encoder, resampler, out);
         if (code >= 0) code = av_write_trailer(out);
@@ -303,13 +307,7 @@ static void encode_h264(AVFormatContext *in, int video, int audio, long long tar
             av_opt_set(video_encoder->priv_data, "crf", "23", 0);
         }
         code = avcodec_open2(video_encoder, x264, NULL);
-        AVStream *stream = code >= 0 ? avformat_new_stream(out, NULL) : NULL;
-        if (stream) {
-            code = avcodec_parameters_from_context(stream->codecpar, video_encoder);
-            stream->time_base = video_encoder->time_base;
-        } else if (code >= 0) {
-            code = AVERROR(ENOMEM);
-        }
+        if (code >= 0) code = add_encoded_stream(out, video_encoder);
     }
     if (code >= 0 && audio_decoder) {
         audio_encoder = avcodec_alloc_context3(aac);
@@ -325,13 +323,7 @@ static void encode_h264(AVFormatContext *in, int video, int audio, long long tar
                                        &audio_decoder->ch_layout, audio_decoder->sample_fmt, audio_decoder->sample_rate, 0, NULL);
             if (code >= 0) code = swr_init(resampler);
         }
-        AVStream *stream = code >= 0 ? avformat_new_stream(out, NULL) : NULL;
-        if (stream) {
-            code = avcodec_parameters_from_context(stream->codecpar, audio_encoder);
-            stream->time_base = audio_encoder->time_base;
-        } else if (code >= 0) {
-            code = AVERROR(ENOMEM);
-        }
+        if (code >= 0) code = add_encoded_stream(out, audio_encoder);
     }
     AVDictionary *options = NULL;
     av_dict_set(&options, "movflags", "+faststart", 0);
