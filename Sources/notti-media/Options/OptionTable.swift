@@ -50,6 +50,9 @@ struct OptionSpec: Sendable {
     var synopsis: String { value.map { "--\(name) \($0)" } ?? "--\(name)" }
 
     func invalid(_ text: String) -> UsageError { UsageError("--\(name) expects \(expects), not '\(text)'") }
+
+    /// For an empty value, which `invalid` would quote as ''.
+    func missing() -> UsageError { UsageError("--\(name) expects \(expects)") }
 }
 
 enum OptionTable {
@@ -78,7 +81,7 @@ enum OptionTable {
         OptionSpec("errors-only", [.check, .merge], help: ["text: list errors only, not warnings"]) { options, _ in options.errorsOnly = true },
         OptionSpec("html", value: "FILE", [.check], expects: "FILE, the preview page to write",
                    help: ["also write a preview page: every push drawn as the phone shows", "it, its pictures drawn into FILE-without-extension-media/ (works offline)"]) { options, text throws(UsageError) in
-            guard !text.isEmpty else { throw UsageError("--html expects FILE, the preview page to write") }
+            guard !text.isEmpty else { throw byName("html").missing() }
             try FileTarget.check(text, option: "html")
             options.htmlPath = text
         },
@@ -112,7 +115,7 @@ enum OptionTable {
         },
         OptionSpec("into", value: "DIR", [.fix], expects: "DIR, a folder for the renditions",
                    help: ["where the renditions (named by SHA-256) and fixes.jsonl go; created", "when missing; it holds nothing else"]) { options, text throws(UsageError) in
-            guard !text.isEmpty else { throw UsageError("--into expects DIR, a folder for the renditions") }
+            guard !text.isEmpty else { throw byName("into").missing() }
             options.fixInto = text
         },
         OptionSpec("base-url", value: "URL", [.fix], expects: "URL, an https:// or http:// address the renditions will be served at",
@@ -124,7 +127,7 @@ enum OptionTable {
         },
         OptionSpec("rewrite", value: "DIR", [.fix], expects: "DIR, a folder for the rewritten payloads (with --base-url)",
                    help: ["write every payload again under DIR, each fixed media URL", "replaced by its newUrl (needs --base-url)"]) { options, text throws(UsageError) in
-            guard !text.isEmpty else { throw UsageError("--rewrite expects DIR, a folder for the rewritten payloads (with --base-url)") }
+            guard !text.isEmpty else { throw byName("rewrite").missing() }
             options.rewriteDirectory = text
         },
         OptionSpec("max-side", value: "N", [.fix], expects: "N, pixels from 16 to 16384",
@@ -145,7 +148,7 @@ enum OptionTable {
         OptionSpec("out", value: "DIR", [.process, .check], expects: "DIR, a folder for attachments",
                    help: ["where attachments are stored, named by SHA-256 (default:", "$XDG_CACHE_HOME/notti-media/attachments, else",
                           "~/.cache/notti-media/attachments; mode 0700)"]) { options, text throws(UsageError) in
-            guard !text.isEmpty else { throw UsageError("--out expects DIR, a folder for attachments") }
+            guard !text.isEmpty else { throw byName("out").missing() }
             options.outDirectory = text
         },
         OptionSpec("sdk", value: "NAME", [.process, .check, .fix],
