@@ -23,26 +23,22 @@ final class FixFolder {
         if let error = FilePaths.makeFolders(folder, mode: 0o777) {
             throw LocalError("--into: cannot create \(folder): \(error.message)")
         }
-        var info = stat()
-        guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw UsageError("--into: \(folder) is not a folder")
-        }
-        let names: [String]
-        do {
-            names = try FilePaths.contents(ofFolder: folder)
+        do throws(ContentHashName.FolderRefusal) {
+            earlier = try ContentHashName.names(inFolder: folder) { name in
+                name == Self.manifestName || ContentHashName.isHashDotExtension(name) || Self.isPartialName(name)
+            }
         } catch {
-            throw LocalError("--into: cannot list \(folder): \(error.message)")
-        }
-        for name in names {
-            var entry = stat()
-            let isFile = lstat("\(folder)/\(name)", &entry) == 0 && entry.st_mode & S_IFMT == S_IFREG
-            guard isFile, name == Self.manifestName || ContentHashName.isHashDotExtension(name) || Self.isPartialName(name) else {
+            switch error {
+            case .notAFolder:
+                throw UsageError("--into: \(folder) is not a folder")
+            case .unlistable(let why):
+                throw LocalError("--into: cannot list \(folder): \(why.message)")
+            case .holds(let name):
                 throw UsageError("--into: \(folder) holds \(name), which fix did not put there; the folder must hold only "
                     + "renditions and \(Self.manifestName): move it away, or name another folder")
             }
         }
         self.path = folder
-        earlier = Set(names)
     }
 
     /// `.fix-<pid>-<n>.partial`: a rendition a killed run was writing (removed at the end).

@@ -51,26 +51,22 @@ final class HTMLPreview: @unchecked Sendable {
     /// pages of version 0.3 and earlier stored, `<sha256>.<ext>`), regular files.
     /// - Throws: `UsageError` when anything else is there: the folder is refused, never cleaned.
     private static func earlierMedia(in folder: String) throws(UsageError) -> Set<String> {
-        var info = stat()
-        guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw UsageError("--html: \(folder) is not a folder the tool made for the page's media; move it away")
-        }
-        let names: [String]
         do {
-            names = try FilePaths.contents(ofFolder: folder)
-        } catch {
-            throw UsageError("--html: cannot list \(folder): \(error.message)")
-        }
-        for name in names {
-            var entry = stat()
-            let isFile = lstat("\(folder)/\(name)", &entry) == 0 && entry.st_mode & S_IFMT == S_IFREG
             // Renditions, or the downloaded files pages of 0.3 and earlier stored (`<sha256>.<ext>`).
-            guard isFile, PreviewPictures.isRenditionName(name) || ContentHashName.isHashDotExtension(name, uppercaseExtension: true) else {
+            return try ContentHashName.names(inFolder: folder) { name in
+                PreviewPictures.isRenditionName(name) || ContentHashName.isHashDotExtension(name, uppercaseExtension: true)
+            }
+        } catch {
+            switch error {
+            case .notAFolder:
+                throw UsageError("--html: \(folder) is not a folder the tool made for the page's media; move it away")
+            case .unlistable(let why):
+                throw UsageError("--html: cannot list \(folder): \(why.message)")
+            case .holds(let name):
                 throw UsageError("--html: \(folder) holds \(name), which the tool did not put there; "
                     + "the page's media folder must hold only the page's media: move it away, or write the page elsewhere")
             }
         }
-        return Set(names)
     }
 
     /// Adds a record's card when the page keeps it, drawing its picture the first time
