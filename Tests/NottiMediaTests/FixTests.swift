@@ -16,6 +16,15 @@ import Testing
 
     private static func request(_ url: String) -> String { DecodeTests.request(url) }
 
+    /// A `TMPDIR` holding one file of the user's: after a run it must hold exactly that file (the run's
+    /// scratch folder and the attachments its check placed there are gone, nothing else is).
+    private static func temporaryFolderWithUsersFile(in folder: URL) throws -> URL {
+        let tmp = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: tmp.appendingPathComponent("keep.txt"))
+        return tmp
+    }
+
     private static func braze(_ url: String, type: String) -> String {
         #"{"aps": {"alert": "x", "mutable-content": 1}, "ab": {"att": {"url": "\#(url)", "type": "\#(type)"}}, "notification_id": "n-b"}"#
     }
@@ -43,8 +52,9 @@ import Testing
         var names: Set<String>
     }
 
-    private func fix(_ input: String, into: URL, extra: [String] = []) throws -> Run {
-        let result = try CLI.run(["fix", input, "--sdk", "auto", "--cacert", Paths.testCA, "--into", into.path] + extra)
+    private func fix(_ input: String, into: URL, extra: [String] = [], environment: [String: String] = [:]) throws -> Run {
+        let result = try CLI.run(["fix", input, "--sdk", "auto", "--cacert", Paths.testCA, "--into", into.path] + extra,
+                                 environment: environment)
         let text = (try? String(contentsOf: into.appendingPathComponent("fixes.jsonl"), encoding: .utf8)) ?? ""
         let manifest = text.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -238,10 +248,12 @@ import Testing
         let input = folder.appendingPathComponent("large.json")
         try Data(Self.request(origin.url("/media/large.png")).utf8).write(to: input)
         let into = folder.appendingPathComponent("fixed")
+        let tmp = try Self.temporaryFolderWithUsersFile(in: folder)
         var sawPartial = false
         let result = try CLI.run(
             ["fix", input.path, "--cacert", Paths.testCA, "--into", into.path, "--base-url", "https://cdn.example/",
              "--rewrite", folder.appendingPathComponent("payloads").path],
+            environment: ["TMPDIR": tmp.path],
             whileRunning: { pid in
                 // SIGINT while the worker writes the rendition into its partial file.
                 let give = Date().addingTimeInterval(30)
@@ -262,6 +274,7 @@ import Testing
         let manifest = (try? String(contentsOf: into.appendingPathComponent("fixes.jsonl"), encoding: .utf8)) ?? ""
         #expect(Set(left.filter { $0 != "fixes.jsonl" }).allSatisfy { manifest.contains($0) }, "\(left)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("payloads").path), "nothing rewritten")
+        #expect(Paths.contents(of: tmp) == ["keep.txt"], "the scratch folder and its attachments went, the user's file stayed")
     }
 
     @Test func whatOnlyTheOriginCanMendIsListedNotFixed() throws {
@@ -271,9 +284,12 @@ import Testing
         try Data([payload(url: Self.origin.url("/status/404")), payload(url: Self.origin.url("/media/truncated.jpg"))]
             .joined(separator: "\n").utf8).write(to: input)
         let into = folder.appendingPathComponent("fixed")
-        let run = try fix(input.path, into: into)
+        let tmp = try Self.temporaryFolderWithUsersFile(in: folder)
+        let run = try fix(input.path, into: into, environment: ["TMPDIR": tmp.path])
         #expect(run.result.status == 1)
         #expect(run.names == ["fixes.jsonl"], "no rendition")
+        // The truncated JPEG attaches under Notti: its attachment was placed in the run's scratch folder, and went with it.
+        #expect(Paths.contents(of: tmp) == ["keep.txt"], "\(Paths.contents(of: tmp))")
         let notFixed = run.manifest.compactMap { ($0["notFixed"] as? [String: Any])?["code"] as? String }
         #expect(notFixed == ["http_error", "truncated_media"])
         #expect(run.result.stdout.contains("broken.jsonl:1: error: http_error:"), "printed as check prints it")
