@@ -308,12 +308,19 @@ public final class ServiceExtension {
         return Array(bytes.prefix(count))
     }
 
+    /// A whole file `downloadWhole` brought, with what the download knew of it.
+    package struct WholeDownload {
+        package let file: WorkingFile
+        /// What libmagic says it is.
+        package let mime: String
+        package let sha256: String
+        package let bytes: Int
+    }
+
     /// `fix` (SPEC 19): the whole file at `url`, whatever any profile's cap (up to the tool's read bound of
     /// 52,428,800 bytes), with what libmagic says it is. The caller releases the working file.
-    /// - Returns: the file, its type and its SHA-256, or why there is none (the download's own failure).
-    package func downloadWhole(
-        _ url: String, timeoutSeconds: Double
-    ) -> Result<(file: WorkingFile, mime: String, sha256: String), WholeDownloadFailure> {
+    /// - Returns: the file, or why there is none (the download's own failure).
+    package func downloadWhole(_ url: String, timeoutSeconds: Double) -> Result<WholeDownload, WholeDownloadFailure> {
         guard case .valid(let checked) = MediaURL.check(.string(url), allowHTTP: options.allowHTTP) else {
             return .failure(WholeDownloadFailure(.invalidURL, "\(url) is not a URL the tool downloads"))
         }
@@ -339,7 +346,7 @@ public final class ServiceExtension {
             let mime = try working.withPath { path throws(SnifferError) in
                 try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.mimeType(ofFileAt: path, size: downloaded.bytes) }
             }
-            return .success((working, mime, downloaded.sha256))
+            return .success(WholeDownload(file: working, mime: mime, sha256: downloaded.sha256, bytes: downloaded.bytes))
         } catch {
             working.release()
             return .failure(WholeDownloadFailure(.writeError, "cannot read the downloaded file: \(error.message)"))

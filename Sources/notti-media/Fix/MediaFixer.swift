@@ -82,7 +82,7 @@ struct MediaFixer {
             outcome.notFixed = (origin.code, origin.diagnostic.message)
             return outcome
         }
-        let download: (file: WorkingFile, mime: String, sha256: String)
+        let download: ServiceExtension.WholeDownload
         switch downloads.downloadWhole(target.url, timeoutSeconds: timeoutSeconds) {
         case .success(let whole): download = whole
         case .failure(let diagnostic):
@@ -90,7 +90,7 @@ struct MediaFixer {
             return outcome
         }
         defer { download.file.release() }
-        let bytes = Int(lseek(download.file.descriptor, 0, SEEK_END))
+        let bytes = download.bytes
         outcome.before.bytes = bytes
         outcome.before.type = Self.typeName(download.mime)
         guard let kind = DecodedMedia.kind(ofMime: download.mime) else {
@@ -149,7 +149,7 @@ struct MediaFixer {
     /// The worker draws the rendition into a partial file of DIR; it is decoded and judged under
     /// every need, then named by its content.
     private func render(
-        _ download: (file: WorkingFile, mime: String, sha256: String), mime: String, limit: Int, cap: Int, needs: [FixTargets.Need]
+        _ download: ServiceExtension.WholeDownload, mime: String, limit: Int, cap: Int, needs: [FixTargets.Need]
     ) -> Result<(Outcome.Rendition, DecodeWorker.FixedMedia), Failure> {
         let partial: (path: String, descriptor: Int32)
         switch folder.makePartial() {
