@@ -10,8 +10,8 @@ package enum MediaRule: Sendable {
     /// Android's display code decodes the picture with BitmapFactory (`BitmapFactoryRule`).
     case bitmapFactory
 
-    /// The verdict on `download` for an entry of `profile` alike in `key` (its options
-    /// are the entry's own, added by the judge): before the decoder's and the network's findings.
+    /// `profile`'s verdict on `download` for `entry`, before the entry's options (the judge adds
+    /// them) and before the decoder's and the network's findings.
     func verdict(_ entry: MediaEntry, url: MediaURL, download: MediaDownload, profile: SDKProfile) -> EntryVerdict {
         switch self {
         case .sniffed:
