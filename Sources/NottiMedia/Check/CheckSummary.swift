@@ -27,8 +27,11 @@ public struct CheckSummary: Sendable {
     }
     /// Payloads per diagnostic code.
     package var codeCounts = CodeCounts()
-    /// Per distinct media URL: each profile's verdict on it and the payloads naming it.
-    private var media: [String: URLMedia] = [:]
+    /// Per distinct media URL, in the order first seen: each profile's verdict on it and the payloads naming it.
+    /// A list found through `mediaSlots`, so that counting one more payload is one hash of the URL and a
+    /// change in place (a dictionary of the values copied a verdict in and out per record).
+    private var media: [URLMedia] = []
+    private var mediaSlots: [String: Int] = [:]
 
     /// One distinct media URL of the run: one download, judged by each profile
     /// that read it (one, unless `--sdk auto` met several).
@@ -36,6 +39,9 @@ public struct CheckSummary: Sendable {
         package var url: String
         /// Each profile's verdict and its payloads, in `--sdk`'s order.
         package var profiles: [(verdict: MediaVerdict, payloads: Int)] = []
+        /// The slot of the host phones request the URL from (one URL, one host), once counted:
+        /// no second hash per record.
+        fileprivate var hostSlot: Int?
 
         /// Payloads naming the URL, under any profile.
         public var payloads: Int { profiles.reduce(0) { $0 + $1.payloads } }
@@ -47,25 +53,29 @@ public struct CheckSummary: Sendable {
         /// Counts one more payload for `verdict` when it is the URL's one profile, in place
         /// (read from outside, each check copied a verdict); false when it is not.
         mutating func countIfSoleProfile(_ verdict: MediaVerdict) -> Bool {
-            guard profiles.count == 1, profiles[0].verdict.sdk == verdict.sdk, profiles[0].verdict.platform == verdict.platform else {
-                return false
-            }
+            guard profiles.count == 1, soleProfile?.sdk == verdict.sdk, soleProfile?.platform == verdict.platform else { return false }
             profiles[0].payloads += 1
             return true
         }
+
+        /// The profile of `profiles[0]` while it is the only one: compared without reading
+        /// (and so copying) the verdict out of the list, per record.
+        fileprivate var soleProfile: (sdk: SDK, platform: Platform)?
 
         mutating func add(_ verdict: MediaVerdict, payloads: Int) {
             if let index = profiles.firstIndex(where: { $0.verdict.sdk == verdict.sdk && $0.verdict.platform == verdict.platform }) {
                 profiles[index].payloads += payloads
             } else {
                 profiles.append((verdict, payloads))
+                soleProfile = profiles.count == 1 ? (verdict.sdk, verdict.platform) : nil
                 // iOS's profiles first, then Android's, each in --sdk's order.
                 profiles.sort { ($0.verdict.platform == .android ? 1 : 0, $0.verdict.sdk.ordinal) < ($1.verdict.platform == .android ? 1 : 0, $1.verdict.sdk.ordinal) }
             }
         }
     }
-    /// Per media host: what every phone pulls from it at send time.
-    private var hosts: [String: HostLoad] = [:]
+    /// Per media host: what every phone pulls from it at send time (a list found through `hostSlots`, as `media`).
+    private var hosts: [HostLoad] = []
+    private var hostSlots: [String: Int] = [:]
     /// The networks reported on, and per network the payloads whose media misses the deadline there.
     package let networks: [NetworkProfile]
     private var missing: [Int]
@@ -137,24 +147,39 @@ public struct CheckSummary: Sendable {
         // Each count is one hash lookup, changed in place: this runs for every payload of a campaign.
         for verdict in record.media {
             if several && !seen.insert(verdict.url).inserted { continue }
-            if let index = media.index(forKey: verdict.url), media.values[index].countIfSoleProfile(verdict) {
-                // The common case, one profile per URL: one hash lookup, a count in place.
-            } else {
-                media[verdict.url, default: URLMedia(url: verdict.url)].add(verdict, payloads: 1)
-            }
+            let slot = mediaSlot(verdict.url)
+            if !media[slot].countIfSoleProfile(verdict) { media[slot].add(verdict, payloads: 1) }
             // One phone requests each distinct URL once, whichever SDK reads it.
             if verdict.requestedAtSendTime, let host = verdict.host, !several || requested.insert(verdict.url).inserted {
-                Self.count(verdict, in: &hosts[host, default: HostLoad(host: host)])
+                let hostSlot = media[slot].hostSlot ?? self.hostSlot(host)
+                media[slot].hostSlot = hostSlot
+                Self.count(verdict, in: &hosts[hostSlot])
             }
             if let refused = verdict.refusedConnection {
                 // Named once per host, with the first rule seen (a redirect's host too, which no download counts).
-                hosts[refused.host, default: HostLoad(host: refused.host)].atsViolation =
-                    hosts[refused.host]?.atsViolation ?? refused.rule
+                let hostSlot = self.hostSlot(refused.host)
+                hosts[hostSlot].atsViolation = hosts[hostSlot].atsViolation ?? refused.rule
             }
         }
         for index in networks.indices where record.media.contains(where: { $0.requestedAtSendTime && $0.misses[index] }) {
             missing[index] += 1
         }
+    }
+
+    /// The slot of `url` in `media`, made when it is new.
+    private mutating func mediaSlot(_ url: String) -> Int {
+        if let slot = mediaSlots[url] { return slot }
+        media.append(URLMedia(url: url))
+        mediaSlots[url] = media.count - 1
+        return media.count - 1
+    }
+
+    /// The slot of `host` in `hosts`, made when it is new.
+    private mutating func hostSlot(_ host: String) -> Int {
+        if let slot = hostSlots[host] { return slot }
+        hosts.append(HostLoad(host: host))
+        hostSlots[host] = hosts.count - 1
+        return hosts.count - 1
     }
 
     /// Adds a shard's counts for one platform (when merging).
@@ -166,17 +191,16 @@ public struct CheckSummary: Sendable {
 
     /// Adds a media verdict named by `payloads` more payloads (a shard's summary, when merging).
     mutating func addMedia(_ verdict: MediaVerdict, payloads: Int) {
-        media[verdict.url, default: URLMedia(url: verdict.url)].add(verdict, payloads: payloads)
+        media[mediaSlot(verdict.url)].add(verdict, payloads: payloads)
     }
 
     /// Adds a host's load (a shard's summary, when merging).
     mutating func addLoad(_ load: HostLoad) {
-        var total = hosts[load.host] ?? HostLoad(host: load.host)
-        total.downloads += load.downloads
-        total.bytes += load.bytes
-        total.notCacheableBytes += load.notCacheableBytes
-        total.atsViolation = total.atsViolation ?? load.atsViolation
-        hosts[load.host] = total
+        let slot = hostSlot(load.host)
+        hosts[slot].downloads += load.downloads
+        hosts[slot].bytes += load.bytes
+        hosts[slot].notCacheableBytes += load.notCacheableBytes
+        hosts[slot].atsViolation = hosts[slot].atsViolation ?? load.atsViolation
     }
 
     /// Adds payloads missing media on the network at `index` (a shard's summary, when merging).
@@ -186,7 +210,7 @@ public struct CheckSummary: Sendable {
 
     /// Media hosts, the most bytes first, then by name.
     package var hostLoads: [HostLoad] {
-        hosts.values.sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.host < $1.host }
+        hosts.sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.host < $1.host }
     }
 
     /// Per network, the payloads whose media cannot arrive within the deadline there.
@@ -197,7 +221,7 @@ public struct CheckSummary: Sendable {
     /// Distinct media URLs, worst first: failures, then warnings, then clean;
     /// within each, the most payloads first, then by URL.
     package var mediaByImpact: [URLMedia] {
-        media.values.map { ($0, $0.worst.severityRank, $0.payloads) }.sorted {
+        media.map { ($0, $0.worst.severityRank, $0.payloads) }.sorted {
             if $0.1 != $1.1 { return $0.1 > $1.1 }
             if $0.2 != $1.2 { return $0.2 > $1.2 }
             return $0.0.url < $1.0.url
