@@ -48,7 +48,7 @@ import Testing
         }
         let entry = MediaEntry(key: "url", value: .string(address), identifier: identifier, typeField: typeField)
         return profile.judge(PayloadPlan.PlannedEntry(entry: entry, step: .fetch(url)), results: [address: result],
-                             policy: profile.policy(FetchOptions()), network: nil)
+                             policy: profile.policy(FetchOptions()), network: nil, requestedAtSendTime: true).verdict
     }
 
     enum JudgeTableError: Error { case notAURL }
@@ -201,7 +201,7 @@ import Testing
         let entry = MediaEntry(key: "url", value: .string("https://m.example/a.png"), options: options)
         let withOptions = SDKProfile.notti.judge(
             PayloadPlan.PlannedEntry(entry: entry, step: .fetch(url)), results: ["https://m.example/a.png": result],
-            policy: SDKProfile.notti.policy(FetchOptions()), network: nil)
+            policy: SDKProfile.notti.policy(FetchOptions()), network: nil, requestedAtSendTime: true).verdict
         #expect(plain.attachment?.options == nil)
         #expect(withOptions.attachment?.options?.thumbnailHidden == true)
         #expect(try Self.judge(result, profile: .notti).attachment?.options == nil)

@@ -1,30 +1,36 @@
 /// What one distinct media URL came to under one SDK's rules, for the campaign summary.
-package struct MediaVerdict: Sendable, Equatable {
-    package var url: String
-    package var sdk: SDK
+///
+/// Immutable and shared: a download's verdict for one entry key is made once
+/// (`DownloadMemo.judgement`) and every record naming the URL holds the same
+/// one, so a campaign's record carries it, and the summary counts it, for one
+/// reference count (as a struct of strings and lists it was copied field by
+/// field three times a record).
+package final class MediaVerdict: Sendable {
+    package let url: String
+    package let sdk: SDK
     /// The phone whose rules judged it (a send request's picture is judged for both).
-    package var platform: Platform = .ios
+    package let platform: Platform
     /// Why payloads naming it go out without it; nil when it attaches.
-    package var reason: DiagnosticCode?
-    package var message: String?
+    package let reason: DiagnosticCode?
+    package let message: String?
     /// The attachment's type (its file extension), when attached.
-    package var type: String?
-    package var bytes: Int?
-    package var httpStatus: Int?
+    package let type: String?
+    package let bytes: Int?
+    package let httpStatus: Int?
     /// Codes of the warnings attached media raises (type_mismatch, ...).
-    package var warnings: [String]
+    package let warnings: [String]
     /// The host every phone requests it from; nil when no phone would (a bad URL).
-    package var host: String?
+    package let host: String?
     /// A CDN will not cache it (`not_cacheable`).
-    package var notCacheable: Bool
+    package let notCacheable: Bool
     /// Per network of the summary, in its order: whether even the least download
     /// time is over the deadline (false when the size is unknown).
-    package var misses: [Bool]
+    package let misses: [Bool]
     /// False when the extension never runs (no mutable-content, no alert): the
     /// verdict is still given, but no phone downloads it at send time.
-    package var requestedAtSendTime = true
+    package let requestedAtSendTime: Bool
     /// For `ats_violation`: the server iPhones refuse, and the rule it breaks.
-    package var refusedConnection: RefusedConnection?
+    package let refusedConnection: RefusedConnection?
 
     package struct RefusedConnection: Sendable, Equatable {
         package var host: String
@@ -32,31 +38,61 @@ package struct MediaVerdict: Sendable, Equatable {
     }
 
     /// The verdict of one entry of a report, when it named a URL string.
-    init?(sdk: SDK, facts: MediaFacts?, verdict: EntryVerdict, networks: [NetworkProfile]) {
+    init?(
+        sdk: SDK, platform: Platform, facts: MediaFacts?, verdict: EntryVerdict, networks: [NetworkProfile], requestedAtSendTime: Bool
+    ) {
         guard let facts, !facts.url.isEmpty else { return nil }
         url = facts.url
         self.sdk = sdk
+        self.platform = platform
+        self.requestedAtSendTime = requestedAtSendTime
         host = facts.host
         notCacheable = facts.http?.notCacheableBecause != nil
         let deadline = Int((facts.policy.timeoutSeconds * 1000).rounded(.up))
         misses = networks.map { network in facts.estimate(on: network).map { $0 > deadline } ?? false }
         bytes = facts.bytes
         httpStatus = facts.httpStatus
-        warnings = []
+        var refused: RefusedConnection?
         switch verdict {
         case .attached(let attachment, _, let found):
             type = Self.typeName(attachment.fileExtension)
             warnings = found.map(\.codeText)
+            reason = nil
+            message = nil
         case .failed(_, let reason, let message):
             self.reason = reason
             self.message = message
+            type = nil
+            warnings = []
             if reason == .atsViolation, let broken = facts.transfer?.connectionViolation(under: facts.policy) {
-                refusedConnection = RefusedConnection(host: broken.host, rule: broken.violation.rule.rawValue)
+                refused = RefusedConnection(host: broken.host, rule: broken.violation.rule.rawValue)
             }
         case .bundleResource(_, let message):
             reason = .bundleResource
             self.message = message
+            type = nil
+            warnings = []
         }
+        refusedConnection = refused
+    }
+
+    /// One entry of a summary's `media` list, read back (`merge`): what the JSON says, no host or network facts.
+    init?(json: JSONValue) {
+        guard case .string(let url)? = json["url"], case .string(let verdict)? = json["verdict"] else { return nil }
+        self.url = url
+        sdk = json["sdk"]?.stringValue.flatMap(SDK.init(rawValue:)) ?? .notti
+        platform = json["platform"]?.stringValue.flatMap(Platform.init(rawValue:)) ?? .ios
+        reason = verdict == "attached" ? nil : DiagnosticCode(rawValue: verdict)
+        message = json["message"]?.stringValue
+        type = json["type"]?.stringValue
+        bytes = json["bytes"]?.intValue
+        httpStatus = json["httpStatus"]?.intValue
+        if case .array(let codes)? = json["warnings"] { warnings = codes.compactMap(\.stringValue) } else { warnings = [] }
+        host = nil
+        notCacheable = false
+        misses = []
+        requestedAtSendTime = true
+        refusedConnection = nil
     }
 
     /// One name per type for the summary, whatever the SDK called the file

@@ -123,25 +123,6 @@ extension CheckSummary {
     }
 }
 
-extension MediaVerdict {
-    /// One entry of a summary's `media` list, read back.
-    init?(json: JSONValue) {
-        guard case .string(let url)? = json["url"], case .string(let verdict)? = json["verdict"] else { return nil }
-        self.url = url
-        sdk = json["sdk"]?.stringValue.flatMap(SDK.init(rawValue:)) ?? .notti
-        platform = json["platform"]?.stringValue.flatMap(Platform.init(rawValue:)) ?? .ios
-        reason = verdict == "attached" ? nil : DiagnosticCode(rawValue: verdict)
-        message = json["message"]?.stringValue
-        type = json["type"]?.stringValue
-        bytes = json["bytes"]?.intValue
-        httpStatus = json["httpStatus"]?.intValue
-        if case .array(let codes)? = json["warnings"] { warnings = codes.compactMap(\.stringValue) } else { warnings = [] }
-        host = nil
-        notCacheable = false
-        misses = []
-    }
-}
-
 extension JSONValue {
     /// A number's literal text, or nil.
     var numberText: String? {

@@ -5,7 +5,33 @@ extension SDKProfile {
     /// phone's decoder makes of the bytes (`DecoderRules`), then the send-time risks.
     /// Pure: it names the attachment's file (`<sha256>.<ext>`) but makes nothing;
     /// placing is the step after the report (`AttachmentPlacement`).
+    ///
+    /// With the verdict comes the entry's line in the run's summary (`MediaVerdict`),
+    /// made from it. A downloaded entry without options of its own is judged once per
+    /// download and entry key, its line made once too (`DownloadMemo.judgement`): every
+    /// record of a campaign naming the URL holds the same one.
     func judge(
+        _ planned: PayloadPlan.PlannedEntry, results: MediaResults, policy: MediaPolicy, network: NetworkProfile?,
+        requestedAtSendTime: Bool
+    ) -> JudgedEntry {
+        func judged(_ verdict: EntryVerdict) -> JudgedEntry {
+            JudgedEntry(verdict: verdict, summary: MediaVerdict(
+                sdk: sdk, platform: platform, facts: verdict.facts, verdict: verdict, networks: NetworkProfile.summarized(adding: network),
+                requestedAtSendTime: requestedAtSendTime))
+        }
+        if case .fetch(let url) = planned.step, planned.entry.options == nil,
+           case .fetched(_, let memo)? = results[url.string]?.judged(under: policy) {
+            let entry = planned.entry
+            let key = DownloadMemo.JudgementKey(
+                rule: MediaRule.Key(sdk: sdk, platform: platform, typeField: entry.typeField, identifier: entry.identifier),
+                requestedAtSendTime: requestedAtSendTime, network: network)
+            return memo.judgement(for: key) { judged(verdict(planned, results: results, policy: policy, network: network)) }
+        }
+        return judged(verdict(planned, results: results, policy: policy, network: network))
+    }
+
+    /// The verdict `judge` gives, made afresh.
+    private func verdict(
         _ planned: PayloadPlan.PlannedEntry, results: MediaResults, policy: MediaPolicy, network: NetworkProfile?
     ) -> EntryVerdict {
         let entry = planned.entry
@@ -39,5 +65,18 @@ extension SDKProfile {
                 return risks.isEmpty ? verdict : .attached(attachment, facts: facts, warnings: warnings + risks)
             }
         }
+    }
+}
+
+/// One entry judged (`SDKProfile.judge`): the verdict, and the entry's line in the run's
+/// summary (nil when its value was never a URL string). Shared by every record whose
+/// entry is judged the same way.
+package final class JudgedEntry: Sendable {
+    package let verdict: EntryVerdict
+    package let summary: MediaVerdict?
+
+    init(verdict: EntryVerdict, summary: MediaVerdict?) {
+        self.verdict = verdict
+        self.summary = summary
     }
 }

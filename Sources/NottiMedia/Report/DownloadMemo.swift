@@ -11,6 +11,9 @@
 package final class DownloadMemo: Sendable {
     /// Verdicts by rule and entry key: a few at most (one per profile and type field naming the URL).
     private let verdicts = Guarded<[(key: MediaRule.Key, value: EntryVerdict)]>([])
+    /// Whole judgements (`SDKProfile.judge`: the verdict after the decoder's and the
+    /// send-time rules, and the summary's line) by entry key, for entries without options.
+    private let judgements = Guarded<[(key: JudgementKey, value: JudgedEntry)]>([])
     /// Results under other policies: one per profile of another limit.
     private let underPolicies = Guarded<[(key: MediaPolicy, value: MediaResult)]>([])
     /// The extensions this download's bytes were placed under: shared with the
@@ -27,6 +30,19 @@ package final class DownloadMemo: Sendable {
     func verdict(for key: MediaRule.Key, _ make: () -> EntryVerdict) -> EntryVerdict {
         // Bounded against a payload that varies type fields or identifiers per record.
         verdicts.value(for: key, bound: 16, make)
+    }
+
+    /// What a whole judgement depends on besides the download: the rule's key, whether
+    /// phones request the media at send time, and the network the risks are judged on.
+    struct JudgementKey: Equatable {
+        var rule: MediaRule.Key
+        var requestedAtSendTime: Bool
+        var network: NetworkProfile?
+    }
+
+    func judgement(for key: JudgementKey, _ make: () -> JudgedEntry) -> JudgedEntry {
+        // Bounded as `verdicts` is.
+        judgements.value(for: key, bound: 32, make)
     }
 
     func result(under policy: MediaPolicy, _ make: () -> MediaResult) -> MediaResult {

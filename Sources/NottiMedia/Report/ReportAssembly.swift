@@ -89,17 +89,13 @@ extension PayloadPlan {
     /// payload, and each pass over a list of verdicts copied them).
     private func judgeEntries(_ results: MediaResults, requestedAtSendTime: Bool) -> JudgedEntries {
         var judged = JudgedEntries()
-        let networks = NetworkProfile.summarized(adding: network)
         let single = profile.failurePolicy == .single
         var entryFacts: [MediaFacts] = []
         for (position, planned) in entries.enumerated() {
-            let verdict = profile.judge(planned, results: results, policy: policy, network: network)
-            if var mediaVerdict = MediaVerdict(sdk: profile.sdk, facts: verdict.facts, verdict: verdict, networks: networks) {
-                // Never-run extensions: the verdict still counts for the fix list, but no phone requests it.
-                mediaVerdict.requestedAtSendTime = requestedAtSendTime
-                mediaVerdict.platform = profile.platform
-                judged.verdicts.append(mediaVerdict)
-            }
+            let judgement = profile.judge(planned, results: results, policy: policy, network: network, requestedAtSendTime: requestedAtSendTime)
+            let verdict = judgement.verdict
+            // Never-run extensions: the verdict still counts for the fix list, but no phone requests it.
+            if let summary = judgement.summary { judged.verdicts.append(summary) }
             if single {
                 // One attachment: the report's media is the first entry's facts, if its value was a URL string.
                 if position == 0, let facts = verdict.facts { judged.media = .single(facts) }
