@@ -60,6 +60,23 @@ import Testing
         }
     }
 
+    /// The string scan reads eight bytes a step: whatever ends, escapes or breaks a string is
+    /// found at every position of a word and after it, in strings of every length around a word's.
+    @Test func aStringIsReadTheSameWhereverItsSpecialByteFalls() throws {
+        for length in 0...20 {
+            let plain = String(repeating: "a", count: length)
+            #expect(try JSONParser.parse(Array("\"\(plain)\"".utf8)) == .string(plain))
+            for position in 0...length {
+                let before = String(plain.prefix(position)), after = String(plain.dropFirst(position))
+                #expect(try JSONParser.parse(Array("\"\(before)\\n\(after)\"".utf8)) == .string(before + "\n" + after))
+                #expect(try JSONParser.parse(Array("\"\(before)é\(after)\"".utf8)) == .string(before + "é" + after))
+                #expect(try JSONParser.parse(Array("[\"\(before)\",\"\(after)\"]".utf8)) == .array([.string(before), .string(after)]))
+                #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array("\"\(before)\t\(after)\"".utf8)) }
+                #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array("\"\(before)".utf8) + [0xFF] + Array("\(after)\"".utf8)) }
+            }
+        }
+    }
+
     @Test func invalidUTF8IsASyntaxError() {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]) }
     }

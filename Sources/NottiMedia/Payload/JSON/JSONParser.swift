@@ -212,8 +212,20 @@ package struct JSONParser {
         // The scan runs over the buffer, not `bytes[end]`: a bounds check and an array
         // access per byte made it 13 instructions a byte of every payload's strings.
         let found: (end: Int, ascii: Bool)? = bytes.withUnsafeBufferPointer { [index] all in
+            guard let base = all.baseAddress else { return nil }
             var end = index
-            var seenHighBit: UInt8 = 0
+            var seenHighBits: UInt64 = 0
+            // Eight bytes a step while none of them ends the string, escapes or is a control
+            // character (the byte loop below finds which one does): a campaign's payloads are
+            // mostly string bytes, and one byte a step was 16 instructions a byte.
+            while end + 8 <= all.count {
+                let word = UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)
+                if Self.hasByte(UInt8(ascii: "\""), in: word) || Self.hasByte(UInt8(ascii: "\\"), in: word)
+                    || Self.hasByteBelow0x20(word) { break }
+                seenHighBits |= word
+                end += 8
+            }
+            var seenHighBit = UInt8(truncatingIfNeeded: (seenHighBits & 0x8080_8080_8080_8080) == 0 ? 0 : 0x80)
             while end < all.count {
                 let byte = all[end]
                 if byte == UInt8(ascii: "\"") { return (end, seenHighBit & 0x80 == 0) }
@@ -239,6 +251,17 @@ package struct JSONParser {
             return text
         }
         return try parseEscapedString(from: start)
+    }
+
+    /// Whether some byte of `word` is `byte` (exact: a borrow only ever marks a byte above a real match).
+    private static func hasByte(_ byte: UInt8, in word: UInt64) -> Bool {
+        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+    }
+
+    /// Whether some byte of `word` is below 0x20 (a control character, which a JSON string may not hold raw).
+    private static func hasByteBelow0x20(_ word: UInt64) -> Bool {
+        (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080 != 0
     }
 
     /// The general path, for strings with escapes (and for reporting errors).
