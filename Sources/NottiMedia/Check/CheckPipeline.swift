@@ -267,7 +267,7 @@ public final class CheckPipeline: @unchecked Sendable {
         for url in fetches {
             // A request's downloads are cached apart from the run's APNs payloads', by their policy.
             let policy = inputDeliveries.fetchPolicy(for: url, apnsPolicy: fetchPolicy)
-            let key = inputDeliveries.isRequest ? "\u{1}\(policy.cacheKey)\u{1}\(url.string)" : url.string
+            let key = FetchKey(url: url.string, policy: inputDeliveries.isRequest ? policy : nil)
             let lookup = cache.lookup(key) {
                 if let pending { return pending }
                 let made = PendingPayload(sequence: item.sequence, input: item.input, deliveries: deliveries, needed: fetches.count)
@@ -394,7 +394,7 @@ final class PendingPayload: @unchecked Sendable {
 /// One download for the fetch workers: the URL, its cache key, the policy it runs under.
 struct FetchJob: Sendable {
     let url: MediaURL
-    let key: String
+    let key: FetchKey
     let policy: MediaPolicy
 }
 

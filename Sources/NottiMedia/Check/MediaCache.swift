@@ -20,11 +20,11 @@ final class MediaCache<Parked: Sendable>: @unchecked Sendable {
 
     // Guarded by `lock`.
     private let lock = Lock()
-    private var entries: [String: Entry] = [:]
+    private var entries: [FetchKey: Entry] = [:]
     private var fetchesStarted = 0
 
     /// The result for `url` if it is in; else `parked()` waits for it.
-    func lookup(_ url: String, parking parked: () -> Parked) -> Lookup {
+    func lookup(_ url: FetchKey, parking parked: () -> Parked) -> Lookup {
         lock.lock()
         defer { lock.unlock() }
         switch entries[url] {
@@ -44,7 +44,7 @@ final class MediaCache<Parked: Sendable>: @unchecked Sendable {
     }
 
     /// Stores the result and hands back every payload parked on it.
-    func complete(_ url: String, with result: MediaResult) -> [Parked] {
+    func complete(_ url: FetchKey, with result: MediaResult) -> [Parked] {
         lock.lock()
         defer { lock.unlock() }
         guard case .fetching(let waiting)? = entries[url] else { return [] }
@@ -53,7 +53,7 @@ final class MediaCache<Parked: Sendable>: @unchecked Sendable {
     }
 
     /// Drops the payloads parked on a fetch that was interrupted.
-    func abandon(_ url: String) {
+    func abandon(_ url: FetchKey) {
         lock.lock()
         entries[url] = .abandoned
         lock.unlock()
@@ -65,4 +65,13 @@ final class MediaCache<Parked: Sendable>: @unchecked Sendable {
         defer { lock.unlock() }
         return fetchesStarted
     }
+}
+
+/// What one download of a run is: the URL, and for a send request's records the
+/// policy it runs under (the loosest of those naming it), so that records of
+/// other limits get a download of their own; nil for the run's APNs payloads,
+/// whose downloads all run under the run's one fetch policy.
+struct FetchKey: Hashable, Sendable {
+    let url: String
+    let policy: MediaPolicy?
 }

@@ -48,7 +48,7 @@ package final class PayloadPlan: Sendable {
         case .android:
             profile = SDKProfile.android(for: payload, selection: selection)
             alsoDetected = []
-            self.policy = profile.policy(options)
+            self.policy = policies?[android: profile] ?? profile.policy(options)
         }
         if case .auto = selection { profileDetected = true } else { profileDetected = false }
         self.payload = payload

@@ -2,7 +2,7 @@
 ///
 /// `MediaPolicy.sdk` is what the Notti SDK uses on a device; tests and users
 /// may narrow or widen it, and every report says which limits applied.
-package struct MediaPolicy: Sendable, Equatable {
+package struct MediaPolicy: Sendable, Hashable {
     /// The SDK's size cap: 10 MiB, inclusive.
     package static let sdkMaxBytes = 10_485_760
     /// The SDK's deadline for the whole transfer, in seconds.
@@ -69,6 +69,19 @@ package struct MediaPolicy: Sendable, Equatable {
         self.allowHTTP = allowHTTP
         self.httpRefusedByATS = httpRefusedByATS
         self.capDescription = capDescription
+    }
+
+    /// Hashed by its limits alone (equal policies have equal limits): a send request's
+    /// download is found by its policy for every record of a campaign, and hashing the
+    /// descriptions and paths too cost as much as the rest of the lookup.
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(maxBytes)
+        hasher.combine(announcedMaxBytes)
+        hasher.combine(timeoutSeconds)
+        hasher.combine(maxRedirects)
+        hasher.combine(allowHTTP)
+        hasher.combine(checksConnectionAsIOS)
+        hasher.combine(connectTimeoutSeconds)
     }
 
     /// The trust settings, which one libcurl handle keeps for all its fetches.
@@ -138,8 +151,7 @@ extension MediaPolicy {
 }
 
 extension MediaPolicy {
-    /// What of the policy a stored verdict depends on (`--cache`'s rows, and the pipeline's key
-    /// for a send request's downloads): a stored verdict serves only the same limits.
+    /// What of the policy a stored verdict depends on (`--cache`'s rows): a stored verdict serves only the same limits.
     var cacheKey: String { "\(maxBytes)|\(announcedMaxBytes.map(String.init) ?? "")|\(NumberText.decimal(timeoutSeconds))|\(maxRedirects)|\(allowHTTP)" }
 }
 
