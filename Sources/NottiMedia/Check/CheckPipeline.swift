@@ -60,7 +60,10 @@ public final class CheckPipeline: @unchecked Sendable {
     /// workers (each worker's libcurl handle keeps one open per host), whatever
     /// `--jobs` is, so the tool's own load never becomes a `timeout` verdict.
     private let lanes: [BlockingQueue<FetchJob>]
-    private let cache = MediaCache<PendingPayload>()
+    /// The APNs payloads' downloads, by URL (all under `fetchPolicy`).
+    private let cache = MediaCache<String, PendingPayload>()
+    /// Send requests' downloads, by URL and the policy each runs under.
+    private let requestCache = MediaCache<FetchKey, PendingPayload>()
     /// Every APNs payload's download runs under it; each payload's report judges it under its own profile's.
     private let fetchPolicy: MediaPolicy
     private let policies: PolicyTable
@@ -193,7 +196,7 @@ public final class CheckPipeline: @unchecked Sendable {
     }
 
     /// Downloads started: one per distinct valid media URL.
-    package var fetchCount: Int { cache.fetchCount }
+    package var fetchCount: Int { cache.fetchCount + requestCache.fetchCount }
 
     private var isCancelled: Bool { configuration.cancellation?.isCancelled == true }
 
@@ -267,16 +270,21 @@ public final class CheckPipeline: @unchecked Sendable {
         for url in fetches {
             // A request's downloads are cached apart from the run's APNs payloads', by their policy.
             let policy = inputDeliveries.fetchPolicy(for: url, apnsPolicy: fetchPolicy)
-            let key = FetchKey(url: url.string, policy: inputDeliveries.isRequest ? policy : nil)
-            let lookup = cache.lookup(key) {
+            // Parks the payload, made at its first URL that is not in.
+            func park() -> PendingPayload {
                 if let pending { return pending }
                 let made = PendingPayload(sequence: item.sequence, input: item.input, deliveries: deliveries, needed: fetches.count)
                 pending = made
                 return made
             }
+            let lookup: MediaLookup = if inputDeliveries.isRequest {
+                requestCache.lookup(FetchKey(url: url.string, policy: policy)) { park() }
+            } else {
+                cache.lookup(url.string) { park() }
+            }
             switch lookup {
             case .ready(let result): ready[url.string] = result
-            case .parked(startFetch: true): lane(for: url).push(FetchJob(url: url, key: key, policy: policy))
+            case .parked(startFetch: true): lane(for: url).push(FetchJob(url: url, policy: policy, isRequest: inputDeliveries.isRequest))
             case .parked(startFetch: false): break
             case .abandoned: dropped = true
             }
@@ -309,10 +317,12 @@ public final class CheckPipeline: @unchecked Sendable {
             guard !isCancelled,
                   let result = serviceExtension.fetchMedia(job.url, policy: job.policy, cancellation: configuration.cancellation)
             else {
-                cache.abandon(job.key)
+                if job.isRequest { requestCache.abandon(FetchKey(url: job.url.string, policy: job.policy)) } else { cache.abandon(job.url.string) }
                 continue
             }
-            writer.deliver(cache.complete(job.key, with: result).compactMap { pending in
+            let parked = job.isRequest
+                ? requestCache.complete(FetchKey(url: job.url.string, policy: job.policy), with: result) : cache.complete(job.url.string, with: result)
+            writer.deliver(parked.compactMap { pending in
                 pending.fill(job.url.string, with: result) ? finishRecord(pending) : nil
             })
         }
@@ -391,11 +401,12 @@ final class PendingPayload: @unchecked Sendable {
     }
 }
 
-/// One download for the fetch workers: the URL, its cache key, the policy it runs under.
+/// One download for the fetch workers: the URL, the policy it runs under, and whose it is
+/// (a send request's, cached by URL and policy, or the APNs payloads', by URL).
 struct FetchJob: Sendable {
     let url: MediaURL
-    let key: FetchKey
     let policy: MediaPolicy
+    let isRequest: Bool
 }
 
 /// `MediaURL.check` remembered per URL text, for one thread: a campaign names

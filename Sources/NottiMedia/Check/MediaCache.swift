@@ -1,17 +1,18 @@
 import Glibc
 
-/// Each distinct media URL is fetched once per run: the first
-/// payload that names it starts the fetch, later ones park until it is done,
-/// then all get the same result.
-final class MediaCache<Parked: Sendable>: @unchecked Sendable {
-    enum Lookup {
-        case ready(MediaResult)
-        /// Parked until the result is in; `startFetch` is true for the first asker, who must fetch.
-        case parked(startFetch: Bool)
-        /// The fetch was abandoned (the run was interrupted): drop the payload.
-        case abandoned
-    }
+/// Each distinct media URL is fetched once per run (a send request's, once per
+/// policy: `FetchKey`): the first payload that names it starts the fetch, later
+/// ones park until it is done, then all get the same result.
+/// What a payload finds when it asks `MediaCache` for a download.
+enum MediaLookup {
+    case ready(MediaResult)
+    /// Parked until the result is in; `startFetch` is true for the first asker, who must fetch.
+    case parked(startFetch: Bool)
+    /// The fetch was abandoned (the run was interrupted): drop the payload.
+    case abandoned
+}
 
+final class MediaCache<Key: Hashable & Sendable, Parked: Sendable>: @unchecked Sendable {
     private enum Entry {
         case fetching([Parked])
         case done(MediaResult)
@@ -20,11 +21,11 @@ final class MediaCache<Parked: Sendable>: @unchecked Sendable {
 
     // Guarded by `lock`.
     private let lock = Lock()
-    private var entries: [FetchKey: Entry] = [:]
+    private var entries: [Key: Entry] = [:]
     private var fetchesStarted = 0
 
     /// The result for `url` if it is in; else `parked()` waits for it.
-    func lookup(_ url: FetchKey, parking parked: () -> Parked) -> Lookup {
+    func lookup(_ url: Key, parking parked: () -> Parked) -> MediaLookup {
         lock.lock()
         defer { lock.unlock() }
         switch entries[url] {
@@ -44,7 +45,7 @@ final class MediaCache<Parked: Sendable>: @unchecked Sendable {
     }
 
     /// Stores the result and hands back every payload parked on it.
-    func complete(_ url: FetchKey, with result: MediaResult) -> [Parked] {
+    func complete(_ url: Key, with result: MediaResult) -> [Parked] {
         lock.lock()
         defer { lock.unlock() }
         guard case .fetching(let waiting)? = entries[url] else { return [] }
@@ -53,7 +54,7 @@ final class MediaCache<Parked: Sendable>: @unchecked Sendable {
     }
 
     /// Drops the payloads parked on a fetch that was interrupted.
-    func abandon(_ url: FetchKey) {
+    func abandon(_ url: Key) {
         lock.lock()
         entries[url] = .abandoned
         lock.unlock()
@@ -67,11 +68,16 @@ final class MediaCache<Parked: Sendable>: @unchecked Sendable {
     }
 }
 
-/// What one download of a run is: the URL, and for a send request's records the
-/// policy it runs under (the loosest of those naming it), so that records of
-/// other limits get a download of their own; nil for the run's APNs payloads,
-/// whose downloads all run under the run's one fetch policy.
+/// What one download of a send request's records is: the URL and the policy it runs
+/// under (the loosest of the records naming it), so that records of other limits get
+/// a download of their own.
 struct FetchKey: Hashable, Sendable {
     let url: String
-    let policy: MediaPolicy?
+    let policy: MediaPolicy
+
+    /// Hashed by the URL alone (a URL's few policies are told apart by `==`): hashing the
+    /// policy too cost more than the rest of the lookup.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(url)
+    }
 }
