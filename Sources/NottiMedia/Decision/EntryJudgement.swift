@@ -15,9 +15,12 @@ extension SDKProfile {
         requestedAtSendTime: Bool
     ) -> JudgedEntry {
         func judged(_ verdict: EntryVerdict) -> JudgedEntry {
-            JudgedEntry(verdict: verdict, summary: MediaVerdict(
-                sdk: sdk, platform: platform, facts: verdict.facts, verdict: verdict, networks: NetworkProfile.summarized(adding: network),
-                requestedAtSendTime: requestedAtSendTime))
+            JudgedEntry(
+                verdict: verdict,
+                summary: MediaVerdict(
+                    sdk: sdk, platform: platform, facts: verdict.facts, verdict: verdict, networks: NetworkProfile.summarized(adding: network),
+                    requestedAtSendTime: requestedAtSendTime),
+                alone: failurePolicy == .single)
         }
         if case .fetch(let url) = planned.step, planned.entry.options == nil,
            case .fetched(_, let memo)? = results[url.string]?.judged(under: policy) {
@@ -74,9 +77,14 @@ extension SDKProfile {
 package final class JudgedEntry: Sendable {
     package let verdict: EntryVerdict
     package let summary: MediaVerdict?
+    /// Its report's part when it is a single-attachment profile's one entry (`JudgedEntries(onlyEntry:)`),
+    /// made here once rather than for every record; empty for other profiles' entries.
+    let asOnlyEntry: JudgedEntries
 
-    init(verdict: EntryVerdict, summary: MediaVerdict?) {
+    /// - Parameter alone: the entry is a single-attachment profile's, whose payloads have one.
+    init(verdict: EntryVerdict, summary: MediaVerdict?, alone: Bool) {
         self.verdict = verdict
         self.summary = summary
+        asOnlyEntry = alone ? JudgedEntries(onlyEntry: verdict, summary: summary) : JudgedEntries()
     }
 }

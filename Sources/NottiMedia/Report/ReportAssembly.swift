@@ -74,70 +74,87 @@ extension PayloadPlan {
         return found
     }
 
-    /// What judging every entry came to.
-    private struct JudgedEntries {
-        var attachments: [Attachment] = []
-        var errors: [Diagnostic] = []
-        var warnings: [Diagnostic] = []
-        var firstFailure: DiagnosticCode?
-        var bundled = false
-        var media: Report.Media = .none
-        var verdicts: [MediaVerdict] = []
-    }
-
     /// Each entry judged under the profile, in one pass (a campaign runs this for every
     /// payload, and each pass over a list of verdicts copied them).
     private func judgeEntries(_ results: MediaResults, requestedAtSendTime: Bool) -> JudgedEntries {
-        var judged = JudgedEntries()
         let single = profile.failurePolicy == .single
+        // A single-attachment profile's one entry: its part of the report comes made with its judgement.
+        if single, entries.count == 1 {
+            return profile.judge(entries[0], results: results, policy: policy, network: network, requestedAtSendTime: requestedAtSendTime)
+                .asOnlyEntry
+        }
+        var judged = JudgedEntries()
         var entryFacts: [MediaFacts] = []
         for (position, planned) in entries.enumerated() {
             let judgement = profile.judge(planned, results: results, policy: policy, network: network, requestedAtSendTime: requestedAtSendTime)
-            let verdict = judgement.verdict
-            // Never-run extensions: the verdict still counts for the fix list, but no phone requests it.
-            if let summary = judgement.summary { judged.verdicts.append(summary) }
             if single {
                 // One attachment: the report's media is the first entry's facts, if its value was a URL string.
-                if position == 0, let facts = verdict.facts { judged.media = .single(facts) }
+                if position == 0, let facts = judgement.verdict.facts { judged.media = .single(facts) }
             } else {
-                var facts = verdict.facts ?? MediaFacts(url: "", policy: policy)
+                var facts = judgement.verdict.facts ?? MediaFacts(url: "", policy: policy)
                 facts.identifier = planned.entry.identifier ?? ""
                 facts.entryKey = planned.entry.key
                 entryFacts.append(facts)
             }
             // A payload with several entries names the entry in each of its findings (SPEC 10).
-            let entry = planned.entry.key
-            func named(_ finding: Diagnostic) -> Diagnostic {
-                guard !single else { return finding }
-                var named = finding
-                named.message = "\(entry): \(finding.message)"
-                named.entry = entry
-                return named
-            }
-            switch verdict {
-            case .attached(let attachment, _, let found):
-                judged.attachments.append(attachment)
-                // An attachment the phone cannot draw or play (SPEC 17) is attached and still an error.
-                for finding in found {
-                    if finding.severity == .error { judged.errors.append(named(finding)) } else { judged.warnings.append(named(finding)) }
-                }
-            case .failed(_, let reason, let message):
-                judged.errors.append(named(.error(reason, message)))
-                judged.firstFailure = judged.firstFailure ?? reason
-            case .bundleResource(_, let message):
-                judged.warnings.append(named(Diagnostic(.warning, .bundleResource, message)))
-                judged.bundled = true
-            }
-            // Whatever this phone made of the media, a certificate about to end fails every phone later.
-            if let expiring = verdict.facts?.expiringCertificate {
-                judged.warnings.append(named(Diagnostic(.warning, .certificateExpiring,
-                    "the certificate of \(expiring.host) expires on \(CertificateFacts.date(expiring.notAfter)) (notAfter "
-                        + "\(CertificateFacts.timestamp(expiring.notAfter))), within 30 days: a campaign sent after that fails on "
-                        + "every phone; \(DiagnosticCode.certificateExpiring.fix)")))
-            }
+            judged.add(judgement.verdict, summary: judgement.summary, entry: single ? nil : planned.entry.key)
         }
         if !single { judged.media = .entries(entryFacts) }
         return judged
+    }
+}
+
+/// What judging a payload's entries came to: its report's attachments, findings and media.
+package struct JudgedEntries: Sendable {
+    var attachments: [Attachment] = []
+    var errors: [Diagnostic] = []
+    var warnings: [Diagnostic] = []
+    var firstFailure: DiagnosticCode?
+    var bundled = false
+    var media: Report.Media = .none
+    var verdicts: [MediaVerdict] = []
+
+    init() {}
+
+    /// The part of its report of a single-attachment profile's one entry (`single`): its findings
+    /// unnamed, its facts the report's media. Made once with the judgement (`JudgedEntry.asOnlyEntry`),
+    /// since most payloads of a campaign are this and the same for every record naming the URL.
+    init(onlyEntry verdict: EntryVerdict, summary: MediaVerdict?) {
+        if let facts = verdict.facts { media = .single(facts) }
+        add(verdict, summary: summary, entry: nil)
+    }
+
+    /// Adds one entry's judgement; `entry` names it in its findings (a payload of several), nil for one alone.
+    mutating func add(_ verdict: EntryVerdict, summary: MediaVerdict?, entry: String?) {
+        if let summary { verdicts.append(summary) }
+        func named(_ finding: Diagnostic) -> Diagnostic {
+            guard let entry else { return finding }
+            var named = finding
+            named.message = "\(entry): \(finding.message)"
+            named.entry = entry
+            return named
+        }
+        switch verdict {
+        case .attached(let attachment, _, let found):
+            attachments.append(attachment)
+            // An attachment the phone cannot draw or play (SPEC 17) is attached and still an error.
+            for finding in found {
+                if finding.severity == .error { errors.append(named(finding)) } else { warnings.append(named(finding)) }
+            }
+        case .failed(_, let reason, let message):
+            errors.append(named(.error(reason, message)))
+            firstFailure = firstFailure ?? reason
+        case .bundleResource(_, let message):
+            warnings.append(named(Diagnostic(.warning, .bundleResource, message)))
+            bundled = true
+        }
+        // Whatever this phone made of the media, a certificate about to end fails every phone later.
+        if let expiring = verdict.facts?.expiringCertificate {
+            warnings.append(named(Diagnostic(.warning, .certificateExpiring,
+                "the certificate of \(expiring.host) expires on \(CertificateFacts.date(expiring.notAfter)) (notAfter "
+                    + "\(CertificateFacts.timestamp(expiring.notAfter))), within 30 days: a campaign sent after that fails on "
+                    + "every phone; \(DiagnosticCode.certificateExpiring.fix)")))
+        }
     }
 }
 
