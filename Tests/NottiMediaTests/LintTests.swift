@@ -30,6 +30,9 @@ import Testing
         #"{"aps":{"alert":"","mutable-content":1},"notification_id":"n"}"#,
         #"{"aps":{"alert":{},"mutable-content":1},"notification_id":"n"}"#,
         #"{"aps":{"alert":{"title":""},"mutable-content":1},"notification_id":"n"}"#,
+        #"{"aps":{"alert":{"title":7,"sound":"ding"},"mutable-content":1},"notification_id":"n"}"#,
+        // A repeated key: the last one counts, as every JSON reader on the way resolves it.
+        #"{"aps":{"alert":{"title":"Hi","title":""},"mutable-content":1},"notification_id":"n"}"#,
         #"{"mutable-content":1,"notification_id":"n"}"#,
     ])
     func aPushWithoutAlertTextSkipsTheExtension(_ json: String) throws {
@@ -40,6 +43,7 @@ import Testing
         #"{"aps":{"alert":"Hi","mutable-content":1},"notification_id":"n"}"#,
         #"{"aps":{"alert":{"body":"Hi"},"mutable-content":1},"notification_id":"n"}"#,
         #"{"aps":{"alert":{"loc-key":"GREETING"},"mutable-content":1},"notification_id":"n"}"#,
+        #"{"aps":{"alert":{"subtitle":"","sound":"ding","subtitle-loc-key":"K"},"mutable-content":1},"notification_id":"n"}"#,
     ])
     func alertTextInAnyFormCounts(_ json: String) throws {
         #expect(try codes(json) == [])

@@ -72,13 +72,31 @@ public struct Payload: Sendable, Equatable {
             let title = object["title"]?.stringValue
             let subtitle = object["subtitle"]?.stringValue
             let body = object["body"]?.stringValue
-            // Localized keys show text too, though it is resolved on the device.
-            let hasText = ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"].contains {
-                !(object[$0]?.stringValue ?? "").isEmpty
-            }
-            return Alert(title: title, subtitle: subtitle, body: body, hasText: hasText)
+            return Alert(title: title, subtitle: subtitle, body: body, hasText: hasAlertText)
         default:
             return Alert(hasText: false)
+        }
+    }
+
+    /// The keys of an alert object whose text shows; localized keys show text too, though it is resolved on the device.
+    private static let alertTextKeys = ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"]
+
+    /// Whether iOS shows some alert text, and so runs the extension (`alert.hasText`): read in one
+    /// pass over the alert's members, the last of a repeated key counting, as `alert` reads them,
+    /// without making the alert (the lints ask for every payload of a campaign).
+    package var hasAlertText: Bool {
+        guard let object = aps?["alert"] else { return false }
+        switch object {
+        case .string(let body): return !body.isEmpty
+        case .object(let members):
+            var seen = 0
+            for member in members.reversed() {
+                guard let index = Self.alertTextKeys.firstIndex(of: member.key), seen & (1 << index) == 0 else { continue }
+                seen |= 1 << index
+                if case .string(let text) = member.value, !text.isEmpty { return true }
+            }
+            return false
+        default: return false
         }
     }
 

@@ -16,7 +16,7 @@ package enum Lints {
             found.append(Diagnostic(.error, .mutableContentMissing,
                 "aps.mutable-content is not 1: iOS never runs the extension, so the media never shows; add \"mutable-content\": 1"))
         }
-        if !payload.alert.hasText {
+        if !payload.hasAlertText {
             found.append(Diagnostic(.error, .noAlert,
                 "the push has no alert text: silent and badge-only pushes skip the extension; add aps.alert with a title or body"))
         }
