@@ -15,7 +15,10 @@ package struct JSONParser {
     /// Deeper nesting than any real payload, shallow enough to be safe to recurse.
     package static let maxDepth = 512
 
-    private let bytes: [UInt8]
+    /// The text, for the parse alone: read through a buffer, every access checked against its
+    /// count by the parser itself (an array's own checks, and a buffer taken for each string,
+    /// were a third of reading a campaign's payloads).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
 
@@ -29,20 +32,22 @@ package struct JSONParser {
     /// noticed while the members are in hand, so a payload with none, nearly every
     /// one, needs no second walk (the walk was 4% of a campaign).
     package static func parseNotingRepeatedKeys(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (value: JSONValue, repeatsAKey: Bool) {
-        var parser = JSONParser(bytes: bytes)
-        parser.skipByteOrderMark()
-        parser.skipWhitespace()
-        if parser.index == bytes.count { throw parser.error("empty input: expected a JSON value") }
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        if parser.index != bytes.count { throw parser.error("unexpected text after the JSON value") }
-        return (value, parser.repeatsAKey)
+        try bytes.withUnsafeBufferPointer { bytes throws(JSONSyntaxError) in
+            var parser = JSONParser(bytes: bytes)
+            parser.skipByteOrderMark()
+            parser.skipWhitespace()
+            if parser.index == bytes.count { throw parser.error("empty input: expected a JSON value") }
+            let value = try parser.parseValue()
+            parser.skipWhitespace()
+            if parser.index != bytes.count { throw parser.error("unexpected text after the JSON value") }
+            return (value, parser.repeatsAKey)
+        }
     }
 
     /// Some object seen so far has a key twice.
     private var repeatsAKey = false
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
@@ -194,9 +199,7 @@ package struct JSONParser {
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        return .number(bytes.withUnsafeBufferPointer { [index] all in
-            String(decoding: UnsafeBufferPointer(rebasing: all[start..<index]), as: UTF8.self)
-        })
+        return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
     }
 
     private func isDigit(_ byte: UInt8) -> Bool {
@@ -209,38 +212,43 @@ package struct JSONParser {
         // Fast path: most strings have no escapes, so they are one validated slice.
         // Pure ASCII needs no validation, and `String(validating:)` is an unspecialised
         // generic call that showed up in campaign profiles; most keys and values are ASCII.
-        // The scan runs over the buffer, not `bytes[end]`: a bounds check and an array
-        // access per byte made it 13 instructions a byte of every payload's strings.
-        let found: (end: Int, ascii: Bool)? = bytes.withUnsafeBufferPointer { [index] all in
-            guard let base = all.baseAddress else { return nil }
+        let found: (end: Int, ascii: Bool)? = {
+            guard let base = bytes.baseAddress else { return nil }
             var end = index
             var seenHighBits: UInt64 = 0
-            // Eight bytes a step while none of them ends the string, escapes or is a control
-            // character (the byte loop below finds which one does): a campaign's payloads are
-            // mostly string bytes, and one byte a step was 16 instructions a byte.
-            while end + 8 <= all.count {
+            // Eight bytes a step: a campaign's payloads are mostly string bytes, and one byte
+            // a step was 16 instructions a byte. The lowest byte a mask marks is the first that
+            // ends the string (a quote), escapes or is a control character: exact, since a
+            // borrow only ever marks bytes above a real match.
+            while end + 8 <= bytes.count {
                 let word = UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)
-                if Self.hasByte(UInt8(ascii: "\""), in: word) || Self.hasByte(UInt8(ascii: "\\"), in: word)
-                    || Self.hasByteBelow0x20(word) { break }
-                seenHighBits |= word
-                end += 8
+                let quotes = Self.bytesEqual(to: UInt8(ascii: "\""), in: word)
+                let stops = quotes | Self.bytesEqual(to: UInt8(ascii: "\\"), in: word) | Self.bytesBelow0x20(in: word)
+                guard stops != 0 else {
+                    seenHighBits |= word
+                    end += 8
+                    continue
+                }
+                let first = stops.trailingZeroBitCount / 8
+                // Only a quote ends the string here; an escape or a control character takes the general path.
+                guard quotes.trailingZeroBitCount / 8 == first else { return nil }
+                let before: UInt64 = first == 0 ? 0 : ~0 >> (64 - 8 * first)
+                return (end + first, (seenHighBits | word & before) & 0x8080_8080_8080_8080 == 0)
             }
             var seenHighBit = UInt8(truncatingIfNeeded: (seenHighBits & 0x8080_8080_8080_8080) == 0 ? 0 : 0x80)
-            while end < all.count {
-                let byte = all[end]
+            while end < bytes.count {
+                let byte = bytes[end]
                 if byte == UInt8(ascii: "\"") { return (end, seenHighBit & 0x80 == 0) }
                 if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
                 seenHighBit |= byte
                 end += 1
             }
             return nil
-        }
+        }()
         if let (end, ascii) = found {
             let text: String
             if ascii {
-                text = bytes.withUnsafeBufferPointer { [index] all in
-                    String(decoding: UnsafeBufferPointer(rebasing: all[index..<end]), as: UTF8.self)
-                }
+                text = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
             } else {
                 guard let validated = String(validating: bytes[index..<end], as: UTF8.self) else {
                     throw error("invalid UTF-8 in a string", at: index)
@@ -253,15 +261,16 @@ package struct JSONParser {
         return try parseEscapedString(from: start)
     }
 
-    /// Whether some byte of `word` is `byte` (exact: a borrow only ever marks a byte above a real match).
-    private static func hasByte(_ byte: UInt8, in word: UInt64) -> Bool {
+    /// The high bit of each byte of `word` that is `byte`, and perhaps of bytes above the first such one.
+    private static func bytesEqual(to byte: UInt8, in word: UInt64) -> UInt64 {
         let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
     }
 
-    /// Whether some byte of `word` is below 0x20 (a control character, which a JSON string may not hold raw).
-    private static func hasByteBelow0x20(_ word: UInt64) -> Bool {
-        (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080 != 0
+    /// The high bit of each byte of `word` below 0x20 (a control character, which a JSON string may
+    /// not hold raw), and perhaps of bytes above the first such one.
+    private static func bytesBelow0x20(in word: UInt64) -> UInt64 {
+        (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
     }
 
     /// The general path, for strings with escapes (and for reporting errors).
