@@ -336,10 +336,12 @@ public final class CheckPipeline: @unchecked Sendable {
     /// Android delivery) as companions written right after it.
     private func record(_ sequence: Int, _ reports: consuming [Report], line: Int?, index: Int?) -> CheckRecord {
         var reports = reports
-        // Taken out of the array, each report moves into its record (a subscript read copied it).
-        let firstReport = reports.removeFirst()
+        // Taken out of the array from its end, each report moves into its record (a subscript read
+        // copied it, and taking the first shifted the rest).
+        reports.reverse()
+        let firstReport = reports.removeLast()
         var companions: [CheckRecord] = []
-        while !reports.isEmpty { companions.append(record(sequence, reports.removeFirst(), line: line, index: index)) }
+        while let companion = reports.popLast() { companions.append(record(sequence, companion, line: line, index: index)) }
         var first = record(sequence, firstReport, line: line, index: index)
         if !companions.isEmpty { first.companions = companions }
         return first
