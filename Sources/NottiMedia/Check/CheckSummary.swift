@@ -147,7 +147,7 @@ public struct CheckSummary: Sendable {
         // Each count is one hash lookup, changed in place: this runs for every payload of a campaign.
         for verdict in record.media {
             if several && !seen.insert(verdict.url).inserted { continue }
-            let slot = mediaSlot(verdict.url)
+            let slot = recentSlot(of: verdict)
             if !media[slot].countIfSoleProfile(verdict) { media[slot].add(verdict, payloads: 1) }
             // One phone requests each distinct URL once, whichever SDK reads it.
             if verdict.requestedAtSendTime, let host = verdict.host, !several || requested.insert(verdict.url).inserted {
@@ -164,6 +164,20 @@ public struct CheckSummary: Sendable {
         for index in networks.indices where record.media.contains(where: { $0.requestedAtSendTime && $0.misses[index] }) {
             missing[index] += 1
         }
+    }
+
+    /// The slots of verdicts counted lately, by the verdict object: a record's verdict is mostly
+    /// the one its download's memo made once, so most records find their URL's slot without
+    /// hashing it. Direct-mapped; each entry holds its verdict, so no other takes its address.
+    private var recentSlots = [(verdict: MediaVerdict, slot: Int)?](repeating: nil, count: 64)
+
+    /// The slot of `verdict`'s URL in `media`.
+    private mutating func recentSlot(of verdict: MediaVerdict) -> Int {
+        let bucket = Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(verdict)) >> 4) & (recentSlots.count - 1)
+        if let recent = recentSlots[bucket], recent.verdict === verdict { return recent.slot }
+        let slot = mediaSlot(verdict.url)
+        recentSlots[bucket] = (verdict, slot)
+        return slot
     }
 
     /// The slot of `url` in `media`, made when it is new.
