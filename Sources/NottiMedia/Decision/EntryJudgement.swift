@@ -11,7 +11,7 @@ extension SDKProfile {
     /// download and entry key, its line made once too (`DownloadMemo.judgement`): every
     /// record of a campaign naming the URL holds the same one.
     func judge(
-        _ planned: PayloadPlan.PlannedEntry, results: MediaResults, policy: MediaPolicy, network: NetworkProfile?,
+        _ planned: borrowing PayloadPlan.PlannedEntry, results: MediaResults, policy: MediaPolicy, network: NetworkProfile?,
         requestedAtSendTime: Bool
     ) -> JudgedEntry {
         func judged(_ verdict: EntryVerdict) -> JudgedEntry {
@@ -27,7 +27,7 @@ extension SDKProfile {
             let entry = planned.entry
             let key = DownloadMemo.JudgementKey(
                 rule: MediaRule.Key(sdk: sdk, platform: platform, typeField: entry.typeField, identifier: entry.identifier),
-                requestedAtSendTime: requestedAtSendTime, network: network)
+                requestedAtSendTime: requestedAtSendTime, network: network?.name ?? "")
             return memo.judgement(for: key) { judged(verdict(planned, results: results, policy: policy, network: network)) }
         }
         return judged(verdict(planned, results: results, policy: policy, network: network))
@@ -35,7 +35,7 @@ extension SDKProfile {
 
     /// The verdict `judge` gives, made afresh.
     private func verdict(
-        _ planned: PayloadPlan.PlannedEntry, results: MediaResults, policy: MediaPolicy, network: NetworkProfile?
+        _ planned: borrowing PayloadPlan.PlannedEntry, results: MediaResults, policy: MediaPolicy, network: NetworkProfile?
     ) -> EntryVerdict {
         let entry = planned.entry
         // Made only for a step that failed before any download: a fetched entry has the download's facts.

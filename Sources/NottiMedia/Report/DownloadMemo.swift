@@ -37,7 +37,8 @@ package final class DownloadMemo: Sendable {
     struct JudgementKey: Equatable {
         var rule: MediaRule.Key
         var requestedAtSendTime: Bool
-        var network: NetworkProfile?
+        /// The network's name (`--network`), empty for none: a run judges under one.
+        var network: String
     }
 
     func judgement(for key: JudgementKey, _ make: () -> JudgedEntry) -> JudgedEntry {
