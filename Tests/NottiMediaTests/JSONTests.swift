@@ -77,6 +77,18 @@ import Testing
         }
     }
 
+    /// Keys from `KnownKeys`' table are the same strings as keys made anew: each known key, and
+    /// each one byte shorter and longer, far from the end of the text and right at it.
+    @Test func knownKeysReadAsThemselves() throws {
+        for name in KnownKeys.names {
+            for key in [name, String(name.dropLast()), name + "x", "x" + name] {
+                let padded = try JSONParser.parse(Array("{\"\(key)\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}".utf8))
+                #expect(padded == .object([JSONMember(key, .array((1...10).map { .number(String($0)) }))]))
+                #expect(try JSONParser.parse(Array("{\"\(key)\":0}".utf8)) == .object([JSONMember(key, .number("0"))]))
+            }
+        }
+    }
+
     @Test func invalidUTF8IsASyntaxError() {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]) }
     }

@@ -130,7 +130,7 @@ package struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw error("unexpected \(describeCurrent()): expected a string key")
             }
-            let key = try parseString()
+            let key = try parseString(isKey: true)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("unexpected \(describeCurrent()): expected ':' after an object key")
@@ -206,7 +206,8 @@ package struct JSONParser {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
-    private mutating func parseString() throws(JSONSyntaxError) -> String {
+    /// - Parameter isKey: an object's key: one of `KnownKeys` comes from its table, not made anew.
+    private mutating func parseString(isKey: Bool = false) throws(JSONSyntaxError) -> String {
         let start = index
         index += 1
         // Fast path: most strings have no escapes, so they are one validated slice.
@@ -248,7 +249,8 @@ package struct JSONParser {
         if let (end, ascii) = found {
             let text: String
             if ascii {
-                text = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
+                let known = isKey && end - index <= 16 && index + 16 <= bytes.count ? KnownKeys.find(bytes.baseAddress! + index, count: end - index) : nil
+                text = known ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self)
             } else {
                 guard let validated = String(validating: bytes[index..<end], as: UTF8.self) else {
                     throw error("invalid UTF-8 in a string", at: index)
@@ -354,5 +356,68 @@ package struct JSONParser {
             throw error("invalid \\u escape: lone low surrogate", at: escapeStart)
         }
         return scalar
+    }
+}
+
+/// Object keys push payloads and send requests use (APNs's, FCM's, each SDK's), each string made
+/// once: most keys of a campaign's payloads are these, and finding one here (its bytes read as two
+/// words, one probe of a small table) costs less than making its string for every payload.
+///
+/// `@unchecked Sendable`: its buffer is written in `init` alone, then only read, and lives as long as the process.
+final class KnownKeys: @unchecked Sendable {
+    static let names = [
+        "aps", "alert", "title", "subtitle", "body", "badge", "sound", "category", "thread-id", "mutable-content",
+        "loc-key", "loc-args", "title-loc-key", "title-loc-args", "launch-image", "target-content-id",
+        "interruption-level", "relevance-score", "critical", "name", "volume", "url-args",
+        "notification_id", "notti_image_url", "message", "token", "topic", "condition", "notification", "image",
+        "apns", "payload", "headers", "fcm_options", "android", "data", "webpush", "priority", "ttl", "collapse_key",
+        "click_action", "icon", "color", "tag", "channel_id", "ab", "att", "at", "type", "url", "t", "u", "a", "i",
+        "custom", "id", "bicon", "banner", "options", "media_attachment", "content", "crop", "thumbnail", "hidden",
+        "ct_mediaUrl", "ct_mediaType", "itbl", "attachment-url", "com.batch", "campaign", "time", "url_id", "urls",
+        "user_id", "identifier", "width", "height", "x", "y",
+    ]
+
+    private static let shared = KnownKeys()
+    private static let slotBits = 8
+    /// Slot by slot (open addressing by `slot(_:_:_:)`): the key's two words and byte count (0: empty), and its string.
+    private let words: UnsafeMutableBufferPointer<(low: UInt64, high: UInt64, count: Int)>
+    private let strings: [String]
+
+    private init() {
+        let slots = 1 << Self.slotBits
+        words = .allocate(capacity: slots)
+        words.initialize(repeating: (0, 0, 0))
+        var strings = [String](repeating: "", count: slots)
+        for name in Self.names where name.utf8.count <= 16 {
+            let bytes = Array(name.utf8) + [UInt8](repeating: 0, count: 16)
+            let (low, high) = bytes.withUnsafeBytes { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+            var slot = Self.slot(low, high, name.utf8.count)
+            while words[slot].count != 0 { slot = (slot + 1) & (slots - 1) }
+            words[slot] = (low, high, name.utf8.count)
+            strings[slot] = name
+        }
+        self.strings = strings
+    }
+
+    private static func slot(_ low: UInt64, _ high: UInt64, _ count: Int) -> Int {
+        Int(truncatingIfNeeded: ((low ^ (high &* 31) ^ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15) >> (64 - UInt64(slotBits)))
+    }
+
+    /// The known key of the `count` (at most 16) bytes at `start`, or nil; 16 bytes from `start` must be readable.
+    static func find(_ start: UnsafePointer<UInt8>, count: Int) -> String? {
+        let raw = UnsafeRawPointer(start)
+        // The key's bytes alone: the words' bytes past `count` cleared.
+        let lowMask: UInt64 = count >= 8 ? ~0 : (1 << (8 * UInt64(count))) &- 1
+        let highMask: UInt64 = count >= 16 ? ~0 : count <= 8 ? 0 : (1 << (8 * UInt64(count - 8))) &- 1
+        let low = raw.loadUnaligned(as: UInt64.self) & lowMask
+        let high = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) & highMask
+        let table = shared
+        var slot = slot(low, high, count)
+        while table.words[slot].count != 0 {
+            let entry = table.words[slot]
+            if entry.low == low && entry.high == high && entry.count == count { return table.strings[slot] }
+            slot = (slot + 1) & ((1 << slotBits) - 1)
+        }
+        return nil
     }
 }
