@@ -268,8 +268,6 @@ public final class CheckPipeline: @unchecked Sendable {
         var ready = MediaResults()
         var dropped = false
         for url in fetches {
-            // A request's downloads are cached apart from the run's APNs payloads', by their policy.
-            let policy = inputDeliveries.fetchPolicy(for: url, apnsPolicy: fetchPolicy)
             // Parks the payload, made at its first URL that is not in.
             func park() -> PendingPayload {
                 if let pending { return pending }
@@ -277,14 +275,18 @@ public final class CheckPipeline: @unchecked Sendable {
                 pending = made
                 return made
             }
-            let lookup: MediaLookup = if inputDeliveries.isRequest {
-                requestCache.lookup(FetchKey(url: url.string, policy: policy)) { park() }
+            // A request's downloads are cached apart from the run's APNs payloads', by their policy;
+            // an APNs payload's policy is the run's (and is not copied per payload to find its result).
+            let requestPolicy = inputDeliveries.isRequest ? inputDeliveries.fetchPolicy(for: url, apnsPolicy: fetchPolicy) : nil
+            let lookup: MediaLookup = if let requestPolicy {
+                requestCache.lookup(FetchKey(url: url.string, policy: requestPolicy)) { park() }
             } else {
                 cache.lookup(url.string) { park() }
             }
             switch lookup {
             case .ready(let result): ready[url.string] = result
-            case .parked(startFetch: true): lane(for: url).push(FetchJob(url: url, policy: policy, isRequest: inputDeliveries.isRequest))
+            case .parked(startFetch: true):
+                lane(for: url).push(FetchJob(url: url, policy: requestPolicy ?? fetchPolicy, isRequest: requestPolicy != nil))
             case .parked(startFetch: false): break
             case .abandoned: dropped = true
             }
