@@ -118,7 +118,7 @@ struct PayloadSources {
                 unreadable(ReadFailure.message(name, code))
                 return false
             }
-            let source = "\(name):\(number)"
+            let source = Self.lineSource(name, number)
             going = walk.next {
                 switch line {
                 case .text(let bytes): CheckInput(source: source, body: .bytes(bytes), lineNumber: number)
@@ -130,6 +130,25 @@ struct PayloadSources {
             return going
         }
         return going
+    }
+
+    /// `NAME:NUMBER`, a line's source, written at its length at once: interpolated, it was two
+    /// appends that grew the text, a quarter of the reader's work on every line of a campaign.
+    private static func lineSource(_ name: String, _ number: Int) -> String {
+        var name = name
+        let digits = String(number)
+        return name.withUTF8 { nameBytes in
+            String(unsafeUninitializedCapacity: nameBytes.count + 1 + digits.utf8.count) { buffer in
+                var end = buffer.initialize(fromContentsOf: nameBytes)
+                buffer[end] = UInt8(ascii: ":")
+                end += 1
+                for digit in digits.utf8 {
+                    buffer[end] = digit
+                    end += 1
+                }
+                return end
+            }
+        }
     }
 
     /// Depth first, entries sorted by name; links to folders are not followed,
