@@ -2,7 +2,7 @@
 ///
 /// `MediaPolicy.sdk` is what the Notti SDK uses on a device; tests and users
 /// may narrow or widen it, and every report says which limits applied.
-package struct MediaPolicy: Sendable, Hashable {
+package struct MediaPolicy: Sendable, Equatable {
     /// The SDK's size cap: 10 MiB, inclusive.
     package static let sdkMaxBytes = 10_485_760
     /// The SDK's deadline for the whole transfer, in seconds.
@@ -69,19 +69,6 @@ package struct MediaPolicy: Sendable, Hashable {
         self.allowHTTP = allowHTTP
         self.httpRefusedByATS = httpRefusedByATS
         self.capDescription = capDescription
-    }
-
-    /// Hashed by its limits alone (equal policies have equal limits): a send request's
-    /// download is found by its policy for every record of a campaign, and hashing the
-    /// descriptions and paths too cost as much as the rest of the lookup.
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(maxBytes)
-        hasher.combine(announcedMaxBytes)
-        hasher.combine(timeoutSeconds)
-        hasher.combine(maxRedirects)
-        hasher.combine(allowHTTP)
-        hasher.combine(checksConnectionAsIOS)
-        hasher.combine(connectTimeoutSeconds)
     }
 
     /// The trust settings, which one libcurl handle keeps for all its fetches.
