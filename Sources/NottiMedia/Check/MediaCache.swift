@@ -1,8 +1,5 @@
 import Glibc
 
-/// Each distinct media URL is fetched once per run (a send request's, once per
-/// policy: `FetchKey`): the first payload that names it starts the fetch, later
-/// ones park until it is done, then all get the same result.
 /// What a payload finds when it asks `MediaCache` for a download.
 enum MediaLookup {
     case ready(MediaResult)
@@ -12,6 +9,9 @@ enum MediaLookup {
     case abandoned
 }
 
+/// Each distinct media URL is fetched once per run (a send request's, once per
+/// policy: `FetchKey`): the first payload that names it starts the fetch, later
+/// ones park until it is done, then all get the same result.
 final class MediaCache<Key: Hashable & Sendable, Parked: Sendable>: @unchecked Sendable {
     private enum Entry {
         case fetching([Parked])
