@@ -22,20 +22,25 @@ extension SDKProfile {
                     requestedAtSendTime: requestedAtSendTime),
                 alone: failurePolicy == .single)
         }
-        if case .fetch(let url) = planned.step, planned.entry.options == nil,
-           case .fetched(_, let memo)? = results[url.string]?.judged(under: policy) {
+        // The URL's result as the record's own policy has it, for an entry that fetched one (judged once here).
+        let result: MediaResult? = if case .fetch(let url) = planned.step {
+            results[url.string]?.judged(under: policy)
+        } else {
+            nil
+        }
+        if planned.entry.options == nil, case .fetched(_, let memo)? = result {
             let entry = planned.entry
             let key = DownloadMemo.JudgementKey(
                 rule: MediaRule.Key(sdk: sdk, platform: platform, typeField: entry.typeField, identifier: entry.identifier),
                 requestedAtSendTime: requestedAtSendTime, network: network?.name ?? "")
-            return memo.judgement(for: key) { judged(verdict(planned, results: results, policy: policy, network: network)) }
+            return memo.judgement(for: key) { judged(verdict(planned, result: result, policy: policy, network: network)) }
         }
-        return judged(verdict(planned, results: results, policy: policy, network: network))
+        return judged(verdict(planned, result: result, policy: policy, network: network))
     }
 
-    /// The verdict `judge` gives, made afresh.
+    /// The verdict `judge` gives, made afresh; `result` is the fetched URL's under `policy`.
     private func verdict(
-        _ planned: borrowing PayloadPlan.PlannedEntry, results: MediaResults, policy: MediaPolicy, network: NetworkProfile?
+        _ planned: borrowing PayloadPlan.PlannedEntry, result: MediaResult?, policy: MediaPolicy, network: NetworkProfile?
     ) -> EntryVerdict {
         let entry = planned.entry
         // Made only for a step that failed before any download: a fetched entry has the download's facts.
@@ -46,7 +51,7 @@ extension SDKProfile {
         case .bundleResource(let message):
             return .bundleResource(facts: valueFacts() ?? MediaFacts(url: "", policy: policy), message)
         case .fetch(let url):
-            switch results[url.string]?.judged(under: policy) {
+            switch result {
             case nil:
                 preconditionFailure("every URL a plan fetches has a result before its report")
             case .failed(let facts, let reason, let message)?:
