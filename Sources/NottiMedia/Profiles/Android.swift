@@ -52,6 +52,9 @@ extension SDKProfile {
 
     static let styleKey = "com.urbanairship.style"
 
+    /// Android's display codes, each once: the profiles a send request's Android record may be judged under.
+    package static let androidProfiles: [SDKProfile] = [.androidFCM, .androidAirship, .androidOneSignal]
+
     /// Whose code shows an Android delivery's picture: a notification image is
     /// Firebase's own display code's, whatever SDK the app also has; without one,
     /// the chosen SDK's Android rules (under `auto`, the data key present), else none.

@@ -132,7 +132,7 @@ extension MediaPolicy {
     /// Android's, under `options`), ascending: a download notes when its body went
     /// over each, so a stricter record's `too_large` is told from its `timeout`.
     package static func capsInPlay(_ options: FetchOptions) -> [Int] {
-        let profiles = SDK.allCases.map(\.profile) + [SDKProfile.androidFCM, .androidAirship, .androidOneSignal]
+        let profiles = SDK.allCases.map(\.profile) + SDKProfile.androidProfiles
         return Array(Set(profiles.map { $0.policy(options).maxBytes })).sorted()
     }
 }

@@ -39,7 +39,7 @@ struct PreviewContext: Sendable {
         }
         // Send requests' Android records, each under the Android rules that judged it.
         let androidProfiles: [(SDKProfile, String)] = android.map { sdk in
-            (sdk == .airship ? .androidAirship : sdk == .onesignal ? .androidOneSignal : .androidFCM, "\(sdk.displayName) on Android")
+            (SDKProfile.androidProfiles.first { $0.sdk == sdk } ?? .androidFCM, "\(sdk.displayName) on Android")
         }
         return (profiles.map { ($0.profile, $0.displayName) } + androidProfiles).map { profile, name in
             let policy = profile.policy(fetchOptions)
