@@ -133,7 +133,7 @@ struct PayloadSources {
     }
 
     /// `NAME:NUMBER`, a line's source, written at its length at once: interpolated, it was two
-    /// appends that grew the text, a quarter of the reader's work on every line of a campaign.
+    /// appends that grew the text, over a third of the reader's work on every line of a campaign.
     private static func lineSource(_ name: String, _ number: Int) -> String {
         var name = name
         let digits = String(number)

@@ -367,8 +367,8 @@ package struct JSONParser {
 final class KnownKeys: @unchecked Sendable {
     static let names = [
         "aps", "alert", "title", "subtitle", "body", "badge", "sound", "category", "thread-id", "mutable-content",
-        "loc-key", "loc-args", "title-loc-key", "title-loc-args", "launch-image", "target-content-id",
-        "interruption-level", "relevance-score", "critical", "name", "volume", "url-args",
+        "loc-key", "loc-args", "title-loc-key", "title-loc-args", "launch-image", "relevance-score", "critical", "name",
+        "volume", "url-args",
         "notification_id", "notti_image_url", "message", "token", "topic", "condition", "notification", "image",
         "apns", "payload", "headers", "fcm_options", "android", "data", "webpush", "priority", "ttl", "collapse_key",
         "click_action", "icon", "color", "tag", "channel_id", "ab", "att", "at", "type", "url", "t", "u", "a", "i",
@@ -388,7 +388,8 @@ final class KnownKeys: @unchecked Sendable {
         words = .allocate(capacity: slots)
         words.initialize(repeating: (0, 0, 0))
         var strings = [String](repeating: "", count: slots)
-        for name in Self.names where name.utf8.count <= 16 {
+        for name in Self.names {
+            precondition(name.utf8.count <= 16, "a known key is at most 16 bytes, as find reads it")
             let bytes = Array(name.utf8) + [UInt8](repeating: 0, count: 16)
             let (low, high) = bytes.withUnsafeBytes { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
             var slot = Self.slot(low, high, name.utf8.count)
