@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Runs the built `notti-media` binary as a user would, and captures what they see.
 enum CLI {
@@ -68,52 +69,55 @@ enum CLI {
         executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
         output: Output = .capture, holdStdinOpen: Bool = false, whileRunning: ((Int32) -> Void)? = nil
     ) throws -> Result {
-        let environment = ["XDG_CACHE_HOME": cacheHome.path, "HOME": home.path].merging(environment) { $1 }
+        let environment = ProcessInfo.processInfo.environment
+            .merging(["XDG_CACHE_HOME": cacheHome.path, "HOME": home.path]) { $1 }.merging(environment) { $1 }
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let outURL = folder.appendingPathComponent("stdout")
-        let errURL = folder.appendingPathComponent("stderr")
-        let inURL = folder.appendingPathComponent("stdin")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        var outputPipe: Pipe?
-        switch output {
-        case .capture: process.standardOutput = try FileHandle(forWritingTo: outURL)
-        case .path(let path): process.standardOutput = FileHandle(forWritingAtPath: path)
-        case .unreadPipe:
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            outputPipe = pipe
-        }
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        var inputPipe: Pipe?
+        let outPath = folder.appendingPathComponent("stdout").path
+        let errPath = folder.appendingPathComponent("stderr").path
+        let inPath = folder.appendingPathComponent("stdin").path
+        // The child's ends of its pipes are closed here once it has started; ours once it has ended
+        // (until then, stdin held open, or standard output nobody reads).
+        var childEnds: [Int32] = []
+        var ourEnds: [Int32] = []
+        defer { (childEnds + ourEnds).forEach { close($0) } }
+        let input: ChildProcess.Descriptor
         if holdStdinOpen {
-            let pipe = Pipe()
-            pipe.fileHandleForWriting.write(Data((stdin ?? "").utf8))
-            process.standardInput = pipe
-            inputPipe = pipe
+            let ends = try PipeEnds()
+            childEnds.append(ends.read)
+            ourEnds.append(ends.write)
+            _ = Array((stdin ?? "").utf8).withUnsafeBytes { write(ends.write, $0.baseAddress, $0.count) }
+            input = .inherited(ends.read)
         } else {
-            process.standardInput = try FileHandle(forReadingFrom: inURL)
+            _ = FileManager.default.createFile(atPath: inPath, contents: Data((stdin ?? "").utf8))
+            input = .file(inPath, flags: O_RDONLY)
+        }
+        let standardOutput: ChildProcess.Descriptor
+        switch output {
+        case .capture: standardOutput = .file(outPath, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        case .path(let path): standardOutput = .file(path, flags: O_WRONLY)
+        case .unreadPipe:
+            let ends = try PipeEnds()
+            childEnds.append(ends.write)
+            ourEnds.append(ends.read)
+            standardOutput = .inherited(ends.write)
         }
         let start = Date()
-        try process.run()
-        defer { withExtendedLifetime((outputPipe, inputPipe)) {} }
+        let child = try ChildProcess.spawn(
+            executable, arguments, environment: environment,
+            stdin: input, stdout: standardOutput, stderr: .file(errPath, flags: O_WRONLY | O_CREAT | O_TRUNC))
+        childEnds.forEach { close($0) }
+        childEnds = []
         var callbackReturned: Date?
         if let whileRunning {
-            whileRunning(process.processIdentifier)
+            whileRunning(child.pid)
             callbackReturned = Date()
         }
-        process.waitUntilExit()
+        let status = child.wait()
         let seconds = Date().timeIntervalSince(start)
+        let captured = if case .capture = output { try String(contentsOfFile: outPath, encoding: .utf8) } else { "" }
         return Result(
-            status: process.terminationStatus,
-            stdout: try String(contentsOf: outURL, encoding: .utf8),
-            stderr: try String(contentsOf: errURL, encoding: .utf8),
+            status: status, stdout: captured, stderr: try String(contentsOfFile: errPath, encoding: .utf8),
             seconds: seconds, secondsAfterWhileRunning: callbackReturned.map { Date().timeIntervalSince($0) })
     }
 

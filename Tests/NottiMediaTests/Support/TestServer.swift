@@ -1,10 +1,10 @@
 import Foundation
+import Glibc
 
 /// The loopback HTTPS server (`Tests/Support/https_server.py`), started once for
 /// the whole test run on kernel-picked ports. It exits when this process does:
 /// it lives only while its standard input, held here, stays open.
-// Immutable after init; Process and Pipe are not marked Sendable but are never mutated here.
-final class TestServer: @unchecked Sendable {
+final class TestServer: Sendable {
     static let shared = TestServer()
 
     let port: Int
@@ -20,8 +20,9 @@ final class TestServer: @unchecked Sendable {
     let resetPort: Int
     /// Accepts TCP, reads the ClientHello and closes the connection.
     let closePort: Int
-    private let process: Process
-    private let stdinPipe: Pipe
+    private let child: ChildProcess
+    /// The server lives while this stays open.
+    private let stdinWriteEnd: Int32
 
     /// A server of its own (the shared one serves every test at once), for a test
     /// that counts what reaches it or configures its TLS; it stops when the instance goes.
@@ -30,25 +31,28 @@ final class TestServer: @unchecked Sendable {
     ///   - ciphers: TLS 1.2 only, with these OpenSSL suites, the server's preference first.
     ///   - media: the folder `/media/NAME` serves, in place of `Tests/Fixtures/media`.
     init(certificate: (chain: String, key: String)? = nil, ciphers: String? = nil, media: String? = nil) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Paths.serverScript]
+        let arguments = [Paths.serverScript]
             + (certificate.map { ["--cert", $0.chain, "--key", $0.key] } ?? [])
             + (ciphers.map { ["--ciphers", $0] } ?? [])
             + (media.map { ["--media", $0] } ?? [])
-        let stdinPipe = Pipe()
-        let stdoutPipe = Pipe()
-        process.standardInput = stdinPipe
-        process.standardOutput = stdoutPipe
+        let child: ChildProcess
+        let stdinEnds: PipeEnds
+        let stdoutEnds: PipeEnds
         do {
-            try process.run()
+            stdinEnds = try PipeEnds()
+            stdoutEnds = try PipeEnds()
+            child = try ChildProcess.spawn(
+                "/usr/bin/env", ["python3"] + arguments, environment: ProcessInfo.processInfo.environment,
+                stdin: .inherited(stdinEnds.read), stdout: .inherited(stdoutEnds.write), stderr: .inherited(2))
         } catch {
             fatalError("cannot start the test server: \(error)")
         }
+        close(stdinEnds.read)
+        close(stdoutEnds.write)
+        defer { close(stdoutEnds.read) }
         var line = Data()
-        while let byte = try? stdoutPipe.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
+        var byte: UInt8 = 0
+        while read(stdoutEnds.read, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
         guard let ports = try? JSONSerialization.jsonObject(with: line) as? [String: Int],
               let port = ports["port"], let untrusted = ports["untrustedPort"], let closed = ports["closedPort"],
               let stall = ports["stallPort"], let http = ports["httpPort"], let reset = ports["resetPort"],
@@ -61,8 +65,14 @@ final class TestServer: @unchecked Sendable {
         self.httpPort = http
         self.resetPort = reset
         self.closePort = closing
-        self.process = process
-        self.stdinPipe = stdinPipe
+        self.child = child
+        self.stdinWriteEnd = stdinEnds.write
+    }
+
+    /// Its standard input closes: the server exits, and is reaped.
+    deinit {
+        close(stdinWriteEnd)
+        _ = child.wait(seconds: 30)
     }
 
     /// `https://127.0.0.1:PORT/path`.
