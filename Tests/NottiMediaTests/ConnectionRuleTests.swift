@@ -66,7 +66,7 @@ import Testing
                 facts: mediaFacts, source: WorkingFile(placedAt: "/nonexistent"), folder: "/nonexistent", sniffedMime: "image/jpeg",
                 leadingBytes: [0xFF, 0xD8]))
             func name(_ result: MediaResult) -> String {
-                if case .failed(_, let reason, _) = result { return reason.rawValue }
+                if case .failed(_, let reason, _, _) = result { return reason.rawValue }
                 return "fetched"
             }
             return (name(result.judged(under: ios)), name(result.judged(under: android)))

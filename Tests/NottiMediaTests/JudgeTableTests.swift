@@ -42,13 +42,18 @@ import Testing
 
     /// `profile`'s verdict on an entry naming `result`'s URL.
     static func judge(_ result: MediaResult, profile: SDKProfile, typeField: String? = nil, identifier: String? = nil) throws -> EntryVerdict {
+        try judged(result, profile: profile, typeField: typeField, identifier: identifier).verdict
+    }
+
+    /// `profile`'s whole judgement of an entry naming `result`'s URL, as a record's report gets it.
+    static func judged(_ result: MediaResult, profile: SDKProfile, typeField: String? = nil, identifier: String? = nil) throws -> JudgedEntry {
         let address = result.facts.url
         guard case .valid(let url) = MediaURL.check(.string(address), key: "url", allowHTTP: false) else {
             throw JudgeTableError.notAURL
         }
         let entry = MediaEntry(key: "url", value: .string(address), identifier: identifier, typeField: typeField)
         return profile.judge(PayloadPlan.PlannedEntry(entry: entry, step: .fetch(url)), results: [address: result],
-                             policy: profile.policy(FetchOptions()), network: nil, requestedAtSendTime: true).verdict
+                             policy: profile.policy(FetchOptions()), network: nil, requestedAtSendTime: true)
     }
 
     enum JudgeTableError: Error { case notAURL }
@@ -189,6 +194,22 @@ import Testing
         #expect(Self.describe(again) == "attached jpg type_mismatch")
         #expect(Self.describe(try Self.judge(result, profile: .fcm)) == "failed unsupported_type")
         #expect(Self.describe(try Self.judge(result, profile: .androidFCM)) == "attached png")
+    }
+
+    @Test func aFailedURLIsJudgedOncePerEntryKeyAndPolicy() throws {
+        // A campaign's 404: every record naming it holds the judgement made for the first, and a
+        // stricter policy's records (Firebase's Android display code) theirs, made once too.
+        let facts = MediaFacts(url: "https://m.example/gone.png", policy: SDKProfile.notti.policy(FetchOptions()))
+        let failed = MediaResult.failed(facts, .httpError, "the server answered HTTP 404")
+        let first = try Self.judged(failed, profile: .notti)
+        #expect(Self.describe(first.verdict) == "failed http_error")
+        #expect(try Self.judged(failed, profile: .notti) === first)
+        let android = try Self.judged(failed, profile: .androidFCM)
+        #expect(Self.describe(android.verdict) == "failed http_error")
+        #expect(android !== first)
+        #expect(try Self.judged(failed, profile: .androidFCM) === android)
+        let underFCM = failed.judged(under: SDKProfile.androidFCM.policy(FetchOptions()))
+        #expect(underFCM.memo === failed.judged(under: SDKProfile.androidFCM.policy(FetchOptions())).memo)
     }
 
     @Test func anEntrysOptionsAreItsOwnOnASharedVerdict() throws {

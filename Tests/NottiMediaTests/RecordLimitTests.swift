@@ -48,7 +48,7 @@ import Testing
     static func verdict(_ result: MediaResult) -> String {
         switch result {
         case .fetched: "fetched"
-        case .failed(_, let reason, _): reason.rawValue
+        case .failed(_, let reason, _, _): reason.rawValue
         }
     }
 
@@ -87,7 +87,7 @@ import Testing
 
     @Test func aTimeoutIsReportedAtTheRecordsOwnDeadline() throws {
         let judged = Self.result(Wire(elapsed: 6_000, bytes: 600_000, name: "slow")).judged(under: Self.androidFCM)
-        guard case .failed(let facts, .timeout, let message) = judged else {
+        guard case .failed(let facts, .timeout, let message, _) = judged else {
             Issue.record("expected a timeout, got \(judged)")
             return
         }

@@ -7,9 +7,9 @@ extension SDKProfile {
     /// placing is the step after the report (`AttachmentPlacement`).
     ///
     /// With the verdict comes the entry's line in the run's summary (`MediaVerdict`),
-    /// made from it. A downloaded entry without options of its own is judged once per
-    /// download and entry key, its line made once too (`DownloadMemo.judgement`): every
-    /// record of a campaign naming the URL holds the same one.
+    /// made from it. An entry without options of its own that fetched a URL is judged once
+    /// per result (downloaded or failed) and entry key, its line made once too
+    /// (`DownloadMemo.judgement`): every record of a campaign naming the URL holds the same one.
     func judge(
         _ planned: borrowing PayloadPlan.PlannedEntry, results: MediaResults, policy: MediaPolicy, network: NetworkProfile?,
         requestedAtSendTime: Bool
@@ -28,7 +28,7 @@ extension SDKProfile {
         } else {
             nil
         }
-        if planned.entry.options == nil, case .fetched(_, let memo)? = result {
+        if planned.entry.options == nil, let memo = result?.memo {
             let entry = planned.entry
             let key = DownloadMemo.JudgementKey(
                 rule: MediaRule.Key(sdk: sdk, platform: platform, typeField: entry.typeField, identifier: entry.identifier),
@@ -54,7 +54,7 @@ extension SDKProfile {
             switch result {
             case nil:
                 preconditionFailure("every URL a plan fetches has a result before its report")
-            case .failed(let facts, let reason, let message)?:
+            case .failed(let facts, let reason, let message, _)?:
                 return .failed(facts: facts, reason, message)
             case .fetched(let download, let memo)?:
                 // Made once per download and entry key, whatever number of records ask.

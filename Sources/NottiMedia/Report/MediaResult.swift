@@ -4,13 +4,21 @@
 package enum MediaResult: Sendable {
     /// Downloaded and sniffed, with what the run made of it once (`DownloadMemo`).
     case fetched(MediaDownload, DownloadMemo)
-    /// No file: the facts known so far, the reason and the human detail.
-    case failed(MediaFacts, DiagnosticCode, String)
+    /// No file: the facts known so far, the reason and the human detail, with what the run
+    /// made of the failure once (a campaign's 404 is judged once, not once per record).
+    case failed(MediaFacts, DiagnosticCode, String, DownloadMemo = DownloadMemo())
 
     package var facts: MediaFacts {
         switch self {
         case .fetched(let media, _): media.facts
-        case .failed(let facts, _, _): facts
+        case .failed(let facts, _, _, _): facts
+        }
+    }
+
+    /// What the run made of this result once: its judgements and its results under other policies.
+    package var memo: DownloadMemo {
+        switch self {
+        case .fetched(_, let memo), .failed(_, _, _, let memo): memo
         }
     }
 

@@ -106,7 +106,7 @@ extension MediaResult {
         facts.transfer?.takeConnection(of: fresh)
         switch self {
         case .fetched(let media, let memo): return .fetched(media.with(facts: facts), memo.forSameBytes())
-        case .failed(_, let reason, let message): return .failed(facts, reason, message)
+        case .failed(_, let reason, let message, _): return .failed(facts, reason, message)
         }
     }
 }

@@ -163,11 +163,11 @@ extension MediaResult {
         switch self {
         // The common case, one profile for the URL: nothing to judge again, nothing to copy.
         case .fetched(let media, _) where media.facts.policy == policy: return self
-        case .failed(let facts, _, _) where facts.policy == policy: return self
-        // A download judged under another policy: once per policy, kept with the download
-        // (every record of a campaign of send requests asks; remade each time it was 30% of the run).
-        case .fetched(_, let memo): return memo.result(under: policy) { rejudged(under: policy) }
-        case .failed: return rejudged(under: policy)
+        case .failed(let facts, _, _, _) where facts.policy == policy: return self
+        // A result judged under another policy: once per policy, kept with the result (every
+        // record of a campaign of send requests asks; remade each time it was 30% of the run,
+        // and a failure's, 404 included, 15% of a failing record's work).
+        default: return memo.result(under: policy) { rejudged(under: policy) }
         }
     }
 
@@ -226,7 +226,7 @@ extension MediaResult {
             return failed(.timeout, MediaFetcher.timeoutMessage(policy), at: deadline)
         }
         switch self {
-        case .failed(_, let reason, let message):
+        case .failed(_, let reason, let message, _):
             // Within this policy's limits: the same failure, its message under this policy.
             switch reason {
             case .timeout: return .failed(facts, reason, MediaFetcher.timeoutMessage(policy))
