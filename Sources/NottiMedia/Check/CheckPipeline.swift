@@ -90,8 +90,13 @@ public final class CheckPipeline: @unchecked Sendable {
     public init(_ configuration: Configuration) throws(ServiceExtensionError) {
         self.configuration = configuration
         let jobs = max(1, configuration.jobs)
-        windowSize = max(64, jobs * 64)
-        batchLimit = 64
+        // Payloads travel in batches of 128: each batch costs about three thread wake-ups (a parse
+        // worker, the writer, the reader), and batches of 64 made a million-line campaign switch
+        // threads 46,000 times (9% of its time in the kernel); 128 took a million lines from 3.19 s
+        // to 2.92 s and a million send requests from 5.57 s to 4.96 s (medians, alternating runs).
+        // The window holds four batches at least, so two parse workers never wait for the writer.
+        batchLimit = 128
+        windowSize = max(4 * batchLimit, jobs * 64)
         window = Semaphore(value: windowSize)
         writer = OrderedWriter(sequence: \.sequence, capacity: windowSize)
         fetchPolicy = configuration.selection.fetchPolicy(configuration.options)
