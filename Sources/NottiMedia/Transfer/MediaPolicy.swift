@@ -175,8 +175,12 @@ extension MediaResult {
         var facts = self.facts
         facts.policy = policy
         guard var transfer = facts.transfer else {
-            // Failed before any request (the working file could not be made): the same failure.
-            return self
+            // Failed before any request (the working file could not be made): the same result, with a
+            // memo of its own: `self`'s memo keeps what this returns, and would keep itself (a leak).
+            switch self {
+            case .fetched(let media, let memo): return .fetched(media, memo.forSameBytes())
+            case .failed(let facts, let reason, let message, _): return .failed(facts, reason, message)
+            }
         }
         let deadline = Int((policy.timeoutSeconds * 1000).rounded(.up))
         func failed(_ reason: DiagnosticCode, _ message: String, at milliseconds: Int? = nil) -> MediaResult {
