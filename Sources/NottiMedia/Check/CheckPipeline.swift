@@ -211,9 +211,10 @@ public final class CheckPipeline: @unchecked Sendable {
         var checkedURLs = URLCheckMemo()
         var finished: [CheckRecord] = []
         while let numbered = parseQueue.pop() {
-            for item in numbered {
+            // By index: each payload is lent to `parse` where a for-in loop copied it (two retains and releases).
+            for index in numbered.indices {
                 if isCancelled { break }
-                if let record = parse(item, checkedURLs: &checkedURLs) { finished.append(record) }
+                if let record = parse(numbered[index], checkedURLs: &checkedURLs) { finished.append(record) }
             }
             // Handed over whole (`consume`): a batch still referenced here was copied record by record
             // when the writer took its records out.
