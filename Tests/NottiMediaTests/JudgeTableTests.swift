@@ -212,6 +212,25 @@ import Testing
         #expect(underFCM.memo === failed.judged(under: SDKProfile.androidFCM.policy(FetchOptions())).memo)
     }
 
+    @Test func theSummaryLineKeepsItsWarningsTyped() throws {
+        // Made by the judge: the code, not its text.
+        let result = Self.download(Made(url: "https://m.example/a", sniffed: "image/png"), profile: .braze)
+        let judged = try Self.judged(result, profile: .braze, typeField: "jpg")
+        #expect(judged.summary?.warnings.map(\.code) == [.typeMismatch])
+        // Read back by merge: codes of another version keep their text; an attached file the phone
+        // cannot draw is found by its code and ranks as a failure.
+        let line = try JSONParser.parse(Array(#"""
+            {"url": "https://m.example/a.jpg", "verdict": "attached", "type": "jpg",
+             "warnings": ["type_mismatch", "from_a_newer_version", "undecodable_media"]}
+            """#.utf8))
+        let verdict = try #require(MediaVerdict(json: line))
+        #expect(verdict.warnings.map(\.code) == [.typeMismatch, .unrecognised, .undecodableMedia])
+        #expect(verdict.warnings.map(\.codeText) == ["type_mismatch", "from_a_newer_version", "undecodable_media"])
+        #expect(verdict.attachedError == "undecodable_media")
+        #expect(verdict.severityRank == 2)
+        #expect(verdict.json["warnings"] == line["warnings"])
+    }
+
     @Test func anEntrysOptionsAreItsOwnOnASharedVerdict() throws {
         // Two entries of one download, one with options: the options stay on that entry's attachment.
         let result = Self.download(Made(url: "https://m.example/a.png", sniffed: "image/png"), profile: .notti)

@@ -17,8 +17,9 @@ package final class MediaVerdict: Sendable {
     package let type: String?
     package let bytes: Int?
     package let httpStatus: Int?
-    /// Codes of the warnings attached media raises (type_mismatch, ...).
-    package let warnings: [String]
+    /// What attached media raises (type_mismatch, ...; an error of a file the phone cannot
+    /// draw or play among them), typed: the summary decides by code and prints `codeText`.
+    package let warnings: [Diagnostic]
     /// The host every phone requests it from; nil when no phone would (a bad URL).
     package let host: String?
     /// A CDN will not cache it (`not_cacheable`).
@@ -56,7 +57,7 @@ package final class MediaVerdict: Sendable {
         switch verdict {
         case .attached(let attachment, _, let found):
             type = Self.typeName(attachment.fileExtension)
-            warnings = found.map(\.codeText)
+            warnings = found
             reason = nil
             message = nil
         case .failed(_, let reason, let message):
@@ -87,7 +88,12 @@ package final class MediaVerdict: Sendable {
         type = json["type"]?.stringValue
         bytes = json["bytes"]?.intValue
         httpStatus = json["httpStatus"]?.intValue
-        if case .array(let codes)? = json["warnings"] { warnings = codes.compactMap(\.stringValue) } else { warnings = [] }
+        // Codes only (another version's, unknown here, keep their text): no message is written there.
+        if case .array(let codes)? = json["warnings"] {
+            warnings = codes.compactMap { $0.stringValue.map { Diagnostic(.warning, code: $0, "") } }
+        } else {
+            warnings = []
+        }
         host = nil
         notCacheable = false
         misses = []
@@ -124,7 +130,7 @@ package final class MediaVerdict: Sendable {
 
     /// An error of an attachment the phone cannot draw or play (SPEC 17): attached, and failing.
     package var attachedError: String? {
-        warnings.first { DiagnosticCode(rawValue: $0)?.failsAnAttachment == true }
+        warnings.first { $0.code.failsAnAttachment }?.codeText
     }
 
     package var json: JSONValue {
@@ -137,7 +143,7 @@ package final class MediaVerdict: Sendable {
             JSONMember("type", .optional(type)),
             JSONMember("bytes", .optional(bytes)),
             JSONMember("httpStatus", .optional(httpStatus)),
-            JSONMember("warnings", .array(warnings.map(JSONValue.string))),
+            JSONMember("warnings", .array(warnings.map { .string($0.codeText) })),
         ])
     }
 }

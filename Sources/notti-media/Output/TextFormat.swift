@@ -90,7 +90,7 @@ struct TextFormat: CheckRenderer, CheckSink {
         }
         let what = "\(verdict.type ?? "?") \(verdict.bytes ?? 0) B"
         if let error = verdict.attachedError { return "FAIL \(error) (attached \(what))" }
-        return verdict.warnings.isEmpty ? "OK   \(what)" : "WARN \(what) \(verdict.warnings.joined(separator: ","))"
+        return verdict.warnings.isEmpty ? "OK   \(what)" : "WARN \(what) \(verdict.warnings.map(\.codeText).joined(separator: ","))"
     }
 }
 
