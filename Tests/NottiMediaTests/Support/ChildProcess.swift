@@ -63,27 +63,39 @@ struct ChildProcess {
     /// or the signal that ended it. Past `seconds`, records a test failure with the child's threads,
     /// kills its process group and returns SIGKILL's number.
     func wait(seconds: Double = 300) -> Int32 {
+        if let status = waitStatus(within: seconds) {
+            // -1: waitpid failed (no such child), as before.
+            guard status != -1 else { return -1 }
+            let signal = status & 0x7f
+            return signal == 0 ? (status >> 8) & 0xff : signal
+        }
+        let threads = Self.threads(of: pid)
+        kill(-pid, SIGKILL)
+        reap()
+        Issue.record("\(command.joined(separator: " ")) ran over \(Int(seconds)) s and was killed; its threads:\n\(threads)")
+        return SIGKILL
+    }
+
+    /// The child's wait status once it ends (-1 when waitpid fails), or nil when it is still running after `seconds`.
+    private func waitStatus(within seconds: Double) -> Int32? {
         let started = Date()
-        let deadline = started.addingTimeInterval(seconds)
         var status: Int32 = 0
         while true {
             let waited = waitpid(pid, &status, WNOHANG)
-            if waited == pid { break }
+            if waited == pid { return status }
             if waited < 0 && errno != EINTR { return -1 }
-            if Date() > deadline {
-                let threads = Self.threads(of: pid)
-                kill(-pid, SIGKILL)
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
-                Issue.record("\(command.joined(separator: " ")) ran over \(Int(seconds)) s and was killed; its threads:\n\(threads)")
-                return SIGKILL
-            }
+            if Date().timeIntervalSince(started) > seconds { return nil }
             // A quarter of a millisecond to start with (most children end within tens of milliseconds),
             // then at most every 5 ms: the tests that time a child measure whole tenths of seconds.
             usleep(Date().timeIntervalSince(started) < 1 ? 250 : 5_000)
         }
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : signal
+    }
+
+    /// Kills the child (its group is the caller's business) and collects it.
+    private func reap() {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
     }
 
     /// What the child's threads are doing, from gdb when it is installed (a hang's only clue).
@@ -96,12 +108,8 @@ struct ChildProcess {
                 stdin: .file("/dev/null", flags: O_RDONLY), stdout: .file(log, flags: O_WRONLY | O_CREAT | O_TRUNC),
                 stderr: .file("/dev/null", flags: O_WRONLY))
         else { return "(gdb is not installed)" }
-        var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(60)
-        while waitpid(gdb.pid, &status, WNOHANG) == 0 && Date() < deadline { usleep(50_000) }
-        kill(gdb.pid, SIGKILL)
-        _ = waitpid(gdb.pid, &status, 0)
         defer { unlink(log) }
+        if gdb.waitStatus(within: 60) == nil { gdb.reap() }
         return (try? String(contentsOfFile: log, encoding: .utf8)) ?? "(gdb wrote nothing)"
     }
 
