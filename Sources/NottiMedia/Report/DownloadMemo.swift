@@ -1,8 +1,8 @@
-/// What this run made of one download, each thing once however many records
-/// name its URL: the rules' verdicts (`SDKProfile.judge`), the result under
+/// What this run made of one download (or one failed fetch), each thing once however
+/// many records name its URL: the rules' verdicts (`SDKProfile.judge`), the result under
 /// each stricter policy (`MediaResult.judged(under:)`), and the attachment names
-/// placed (`AttachmentPlacement`). The download itself stays a plain value;
-/// this is the run's bookkeeping beside it, in `MediaResult.fetched`.
+/// placed (`AttachmentPlacement`; none for a failure). The download itself stays a plain
+/// value; this is the run's bookkeeping beside it, in `MediaResult.fetched` and `.failed`.
 ///
 /// Each memo buys the campaign of send requests its speed: one download judged a
 /// million times, where remaking a verdict per record was two thirds of each
