@@ -88,7 +88,7 @@ let package = Package(
             name: "notti-media-decode",
             cSettings: [.unsafeFlags(["-I/usr/include/glib-2.0", "-I/usr/lib/\(multiarch)/glib-2.0/include", "-pthread"])],
             linkerSettings: [
-                .linkedLibrary("vips"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"), .linkedLibrary("gmodule-2.0"),
+                // libvips and FFmpeg are opened when first needed (libvips.h, ffmpeg.h), not linked.
                 .linkedLibrary("m"),
                 // SwiftPM links every executable with swiftc, which adds the Swift runtime the C worker
                 // never calls: linked in, the package's worker needs no toolchain path (lintian refuses one).

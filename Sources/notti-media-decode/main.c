@@ -1,9 +1,12 @@
-// notti-media-decode: the decode worker (SPEC 17). notti-media starts it on the
-// first download that needs decoding and keeps it for the run: libvips and
-// libavformat load about a hundred shared libraries, which the main binary's
-// start-up never pays, and their large C code reads hostile bytes here, in a
-// process of its own with its own memory limit, which the tool kills and
-// restarts when it crashes or outlives a record's deadline.
+// notti-media-decode: the decode worker (SPEC 17). notti-media starts one for
+// pictures (libvips) and one for video and audio (FFmpeg), each on the first
+// download that may need it, and keeps them for the run: each decoder loads
+// sixty to a hundred shared libraries, which the main binary's start-up never
+// pays, and in two processes they load side by side and neither holds the
+// other's. Their large C code reads hostile bytes here, in a process with its
+// own memory limit, which the tool kills and restarts when it crashes or
+// outlives a record's deadline. The worker links neither decoder: it opens the
+// one a request needs (libvips.h, ffmpeg.h), or its `--kind`'s at start.
 //
 // Protocol, on descriptor 3 (a SOCK_SEQPACKET socket): each request is one
 // message carrying descriptors (SCM_RIGHTS), each answer one message, a JSON
@@ -17,12 +20,13 @@
 // the file's descriptor and the one to write the new picture to. The worker
 // opens no path of its own; it exits when the socket closes.
 #define _GNU_SOURCE
+#include "ffmpeg.h"
 #include "fix.h"
+#include "libvips.h"
 #include "transcode.h"
 #include "render.h"
 #include "reply.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +34,6 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <vips/vips.h>
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
@@ -95,60 +98,28 @@ static void answer(const Reply *reply) {
     if (sent < 0) exit(1);
 }
 
-int warnings = 0;
-
-/// libvips's module folder (`<libdir>/vips-modules-X.Y`), found from where libvips itself was loaded.
-static char module_folder[4096];
-
-static void locate_modules(void) {
-    Dl_info library;
-    if (!dladdr((void *)vips_init, &library) || !library.dli_fname) return;
-    const char *slash = strrchr(library.dli_fname, '/');
-    if (!slash) return;
-    snprintf(module_folder, sizeof module_folder, "%.*s/vips-modules-%d.%d", (int)(slash - library.dli_fname),
-             library.dli_fname, VIPS_MAJOR_VERSION, VIPS_MINOR_VERSION);
-}
-
-int load_module(const char *name) {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s.so", module_folder, name);
-    // GModule runs the module's g_module_check_init, which registers its loaders; it stays open.
-    return module_folder[0] && g_module_open(path, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL) != NULL;
-}
-
-/// libvips reports a decoder's warnings (libjpeg's "Corrupt JPEG data", say) through GLib's log:
-/// counted, so a file that gave none is not decoded a second time to judge them; never printed.
-static void count_warning(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
-    (void)domain, (void)message, (void)data;
-    if (level & G_LOG_LEVEL_WARNING) warnings++;
-}
-
 int main(int argc, char **argv) {
     // Only the channel (and the standard descriptors) from the tool.
     close_range(CHANNEL + 1, ~0U, 0);
     struct rlimit none = {0, 0};
     setrlimit(RLIMIT_CORE, &none);
+    // `--memory-mib N`: the most address space the decoders may take (a sanitizer reserves terabytes of
+    // it). `--kind pictures|streams`: the media this worker is started for; its decoder's libraries are
+    // loaded now, while the tool's download arrives (a request of the other kind still gets an answer).
+    const char *kind = "";
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--kind") == 0) kind = argv[i + 1];
 #ifndef UNDER_SANITIZER
-    // `--memory-mib N`: the most address space the decoders may take (a sanitizer reserves terabytes of it).
-    if (argc == 3 && strcmp(argv[1], "--memory-mib") == 0) {
-        rlim_t bytes = (rlim_t)strtoull(argv[2], NULL, 10) << 20;
-        struct rlimit memory = {bytes, bytes};
-        if (bytes) setrlimit(RLIMIT_AS, &memory);
-    }
-#else
-    (void)argc;
+        if (strcmp(argv[i], "--memory-mib") == 0) {
+            rlim_t bytes = (rlim_t)strtoull(argv[i + 1], NULL, 10) << 20;
+            struct rlimit memory = {bytes, bytes};
+            if (bytes) setrlimit(RLIMIT_AS, &memory);
+        }
 #endif
-    // libvips loads every module it finds at start (PDF, OpenSlide, JPEG XL: loaders no phone has, and
-    // 7 MB of libraries): none here; HEIF's and ImageMagick's are opened when a file needs them.
-    locate_modules();
-    setenv("VIPSHOME", "/nonexistent/notti-media-decode", 1);
-    if (VIPS_INIT(argv[0])) return 2;
-    // One thread: libvips's pool gives different verdicts from run to run on some damaged files.
-    vips_concurrency_set(1);
-    // No operation cache: every file is new, and cached images would hold memory.
-    vips_cache_set_max(0);
-    vips_cache_set_max_mem(0);
-    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, count_warning, NULL);
+    }
+    const char *why = NULL;
+    int used_vips = strcmp(kind, "pictures") == 0 && libvips_loaded(&why);
+    if (strcmp(kind, "streams") == 0) ffmpeg_loaded();
 
     char text[512];
     int fds[MOST_DESCRIPTORS], count = 0;
@@ -164,19 +135,25 @@ int main(int argc, char **argv) {
         long long max_side = 0, target_bytes = 0, cap = 0;
         char fix_mime[256] = "";
         if (fixing && sscanf(text + 4, "%255[^\n]\n%lld\n%lld\n%lld", fix_mime, &max_side, &target_bytes, &cap) != 4) renditions = -1;
+        int picture = rendering || strncmp(fixing ? fix_mime : mime, "image/", 6) == 0;
+        int vips_ready = picture && libvips_loaded(&why);
+        used_vips |= vips_ready;
         if (count < 1 || ((rendering || fixing) && renditions != count - 1)) {
             reply_string(&reply, "status", rendering || fixing ? "failed" : "not_decoded");
             reply_string(&reply, "detail", count < 1 ? "no file came with the request" : "one descriptor for each rendition is needed");
+        } else if (picture && !vips_ready) {
+            reply_string(&reply, "status", rendering || fixing ? "failed" : "not_decoded");
+            reply_string(&reply, "detail", why);
         } else {
             char path[64];
             snprintf(path, sizeof path, "/proc/self/fd/%d", fds[0]);
-            if (fixing && strncmp(fix_mime, "image/", 6) != 0) {
+            if (fixing && !picture) {
                 fix_stream(path, target_bytes, fds[1], &reply);
             } else if (fixing) {
                 fix_picture(path, fix_mime, (int)(max_side > 65536 ? 65536 : max_side), target_bytes, cap, fds[1], &reply);
             } else if (rendering) {
                 render_picture(path, mime, drawn_rows, names, fds + 1, renditions, &reply);
-            } else if (strncmp(mime, "image/", 6) == 0) {
+            } else if (picture) {
                 decode_picture(path, mime, &reply);
             } else {
                 decode_stream(path, mime, &reply);
@@ -185,8 +162,8 @@ int main(int argc, char **argv) {
         reply_end(&reply);
         for (int i = 0; i < count; i++) close(fds[i]);
         answer(&reply);
-        vips_error_clear();
+        if (vips_ready) vips_error_clear();
     }
-    vips_shutdown();
+    if (used_vips) vips_shutdown();
     return status < 0 ? 1 : 0;
 }

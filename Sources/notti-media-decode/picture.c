@@ -7,7 +7,6 @@
 #include "reply.h"
 
 #include <string.h>
-#include <vips/vips.h>
 
 /// More pixels than this are judged from the header alone.
 static const double header_only_pixels = 100000000.0;
@@ -15,11 +14,6 @@ static const double header_only_pixels = 100000000.0;
 /// JPEG's 1/8 DCT scaling (a 4032×3024 photo decodes as 504×378) reads every byte in a
 /// quarter of a full decode's time.
 static const int decode_side = 256;
-
-/// The decoders' warnings since it was last reset, counted by main.c's log handler.
-extern int warnings;
-/// Opens libvips's module `name` (`vips-heif`), registering its loaders; 1 when it is there.
-int load_module(const char *name);
 
 Loader loader_for(const char *mime) {
     if (!strcmp(mime, "image/jpeg")) return JPEG;

@@ -3,7 +3,7 @@
 #ifndef NOTTI_DECODE_PICTURE_H
 #define NOTTI_DECODE_PICTURE_H
 
-#include <vips/vips.h>
+#include "libvips.h"
 
 typedef enum { NONE, JPEG, PNG, GIF, WEBP, BMP, TIFF, HEIF } Loader;
 

@@ -246,6 +246,53 @@ import Testing
         #expect(!DecodeTests.Records.codes(records.ios).contains("large_bitmap"), "an Android finding")
     }
 
+    /// The `--kind` each worker of `parent` was started with, by pid.
+    static func kinds(of parent: Int32) -> [Int32: String] {
+        var kinds: [Int32: String] = [:]
+        for worker in workers(of: parent) {
+            guard let line = try? String(contentsOfFile: "/proc/\(worker)/cmdline", encoding: .utf8) else { continue }
+            let arguments = line.split(separator: "\0").map(String.init)
+            if let flag = arguments.firstIndex(of: "--kind"), flag + 1 < arguments.count { kinds[worker] = arguments[flag + 1] }
+        }
+        return kinds
+    }
+
+    /// Pictures and streams are read by two workers, each loading its own decoder: a run of pictures
+    /// starts no stream worker (FFmpeg's sixty-odd libraries stay out of memory), and a run of both
+    /// starts one of each, every file read by its own.
+    @Test(arguments: [
+        (["photo.jpg", "photo.png", "animated.gif"], ["pictures"]),
+        (["photo.jpg", "avc1.mp4", "tone.mp3", "photo.png"], ["pictures", "streams"]),
+    ])
+    func eachKindOfMediaHasAWorkerOfItsOwn(files: [String], expected: [String]) throws {
+        let out = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let payloads = files.map { #"{"aps": {"alert": "hi", "mutable-content": 1}, "notification_id": "n", "notti_image_url": "\#(DecodeTests.server.url("/media/\($0)"))"}"# }
+        var seen: [Int32: String] = [:]
+        let result = try CLI.run(
+            ["check", "-", "--format", "json", "--cacert", Paths.testCA, "--out", out.path],
+            stdin: payloads.joined(separator: "\n"),
+            whileRunning: { pid in
+                // Every worker of the run (each is kept until the run ends), until the tool has exited.
+                let give = Date().addingTimeInterval(60)
+                while Date() < give, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), !stat.contains(") Z ") {
+                    seen.merge(Self.kinds(of: pid)) { old, _ in old }
+                    usleep(1_000)
+                }
+            })
+        #expect(result.status == 0, "exit status: \(result.stderr)")
+        #expect(Set(seen.values) == Set(expected), "workers started: \(seen)")
+        #expect(seen.count == expected.count, "one worker per kind: \(seen)")
+        let records = result.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }.filter { $0["summary"] == nil }
+        let kinds = records.map { (DecodeTests.Records.decoded($0)["kind"] as? String) ?? "none" }
+        let complete = records.map { DecodeTests.Records.decoded($0)["complete"] as? Bool }
+        #expect(kinds == files.map { $0.hasSuffix(".mp4") ? "video" : $0.hasSuffix(".mp3") ? "audio" : "picture" }, "\(kinds)")
+        #expect(complete.allSatisfy { $0 == true }, "every file read whole: \(complete)")
+        OutFolder.expectHoldsExactly(out, namedBy: records)
+    }
+
     /// A worker that never answers (a stand-in named by `NOTTI_MEDIA_DECODER` that sleeps) is killed at the
     /// record's deadline: the file is `undecodable_media`, the run ends on time, and nothing is left running.
     @Test func aWorkerThatHangsIsKilledAtTheRecordsDeadline() throws {
