@@ -16,7 +16,25 @@ enum FindingLine {
         if let column = diagnostic.column {
             location += sourceIsLine ? ":\(column)" : ":\(diagnostic.line ?? 1):\(column)"
         }
-        let under = profile.map { "under \($0.rawValue): " } ?? ""
-        return "\(textEscape(location)): \(diagnostic.severity.rawValue): \(diagnostic.codeText): \(under)\(textEscape(diagnostic.message))"
+        return joined(
+            textEscape(location), ": ", diagnostic.severity.rawValue, ": ", diagnostic.codeText, ": ",
+            profile.map { "under \($0.rawValue): " } ?? "", textEscape(diagnostic.message))
+    }
+
+    /// `parts` written one after the other into one string of their length: interpolated, the line
+    /// grew two or three times as its parts came in, and appended, each part cost a few hundred
+    /// instructions of bookkeeping (a campaign's failing record spent 6,500 on its line).
+    private static func joined(_ parts: String...) -> String {
+        String(unsafeUninitializedCapacity: parts.reduce(0) { $0 + $1.utf8.count }) { buffer in
+            var end = 0
+            for var part in parts {
+                part.withUTF8 { bytes in
+                    guard let base = bytes.baseAddress, let target = buffer.baseAddress else { return }
+                    (target + end).initialize(from: base, count: bytes.count)
+                    end += bytes.count
+                }
+            }
+            return end
+        }
     }
 }

@@ -223,8 +223,8 @@ package struct JSONParser {
             // borrow only ever marks bytes above a real match.
             while end + 8 <= bytes.count {
                 let word = UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)
-                let quotes = Self.bytesEqual(to: UInt8(ascii: "\""), in: word)
-                let stops = quotes | Self.bytesEqual(to: UInt8(ascii: "\\"), in: word) | Self.bytesBelow0x20(in: word)
+                let quotes = ByteWords.bytesEqual(to: UInt8(ascii: "\""), in: word)
+                let stops = quotes | ByteWords.bytesEqual(to: UInt8(ascii: "\\"), in: word) | ByteWords.bytesBelow0x20(in: word)
                 guard stops != 0 else {
                     seenHighBits |= word
                     end += 8
@@ -261,18 +261,6 @@ package struct JSONParser {
             return text
         }
         return try parseEscapedString(from: start)
-    }
-
-    /// The high bit of each byte of `word` that is `byte`, and perhaps of bytes above the first such one.
-    private static func bytesEqual(to byte: UInt8, in word: UInt64) -> UInt64 {
-        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
-    }
-
-    /// The high bit of each byte of `word` below 0x20 (a control character, which a JSON string may
-    /// not hold raw), and perhaps of bytes above the first such one.
-    private static func bytesBelow0x20(in word: UInt64) -> UInt64 {
-        (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
     }
 
     /// The general path, for strings with escapes (and for reporting errors).
