@@ -69,6 +69,13 @@ package final class DecodeWorker: Sendable {
         pictures?.prepare()
     }
 
+    /// Starts the worker that reads files sniffed as `mime` now, if it is not running (`sniff` knows
+    /// the types of the files it will read).
+    package func prepare(forMime mime: String) {
+        guard DecodedMedia.kind(ofMime: mime) != nil else { return }
+        worker(for: mime)?.prepare()
+    }
+
     /// What the phone's decoder makes of the file at `path` (sniffed as `mime`), or nil when its type is not
     /// one phones decode as media, or there is no worker. The same content (`sha256`) is decoded once.
     package func decode(fileAt path: String, mime: String, sha256: String?, within seconds: Double) -> DecodedMedia? {
