@@ -132,19 +132,26 @@ struct PayloadSources {
         return going
     }
 
-    /// `NAME:NUMBER`, a line's source, written at its length at once: interpolated, it was two
-    /// appends that grew the text, over a third of the reader's work on every line of a campaign.
+    /// `NAME:NUMBER`, a line's source, written at its length at once, the number's digits straight
+    /// into it: interpolated, it was two appends that grew the text, over a third of the reader's
+    /// work on every line of a campaign; with the number made a string first, still a fifth.
     private static func lineSource(_ name: String, _ number: Int) -> String {
         var name = name
-        let digits = String(number)
+        var digitCount = 1
+        var rest = number / 10
+        while rest > 0 {
+            digitCount += 1
+            rest /= 10
+        }
         return name.withUTF8 { nameBytes in
-            String(unsafeUninitializedCapacity: nameBytes.count + 1 + digits.utf8.count) { buffer in
+            String(unsafeUninitializedCapacity: nameBytes.count + 1 + digitCount) { buffer in
                 var end = buffer.initialize(fromContentsOf: nameBytes)
                 buffer[end] = UInt8(ascii: ":")
-                end += 1
-                for digit in digits.utf8 {
-                    buffer[end] = digit
-                    end += 1
+                end += 1 + digitCount
+                var value = number
+                for position in stride(from: end - 1, to: end - 1 - digitCount, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
                 }
                 return end
             }
