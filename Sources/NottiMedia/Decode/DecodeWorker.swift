@@ -1,5 +1,4 @@
 import Glibc
-internal import CDescriptorShim
 
 /// The decode workers (`notti-media-decode`, SPEC 17), seen from the tool: one for
 /// pictures (libvips) and one for video and audio (FFmpeg), each started on the
@@ -63,7 +62,7 @@ package final class DecodeWorker: Sendable {
     }
 
     /// Starts the picture worker now, if it is not running, so that its start (loading libvips's
-    /// libraries, about 20 ms) overlaps the download whose file it will read; most media are pictures.
+    /// libraries, about 25 ms) overlaps the download whose file it will read; most media are pictures.
     /// The stream worker starts on the first video or audio file, beside it. Never waits.
     package func prepare() {
         pictures?.prepare()
