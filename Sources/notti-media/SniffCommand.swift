@@ -90,21 +90,18 @@ struct SniffCommand {
         return words
     }
 
-    /// The size of a readable regular file.
     /// Starts the decode workers the first files will need (pictures, video and audio: one each), so
     /// that they load their libraries side by side while the first files are read, not one after the
-    /// other when a list of pictures comes to its first video. The types are sniffed for this alone,
-    /// of regular files among the first few, until both workers are started.
+    /// other when a list of pictures comes to its first video. The types of regular files among the
+    /// first few are sniffed for this alone, lazily: only until every worker is started.
     private func startWorkers(_ decoder: DecodeWorker, sniffer: Sniffer) {
-        var startedForPictures: Set<Bool> = []
-        for path in options.operands.prefix(64) where path != "-" && startedForPictures.count < 2 {
-            guard let bytes = try? regularFileSize(path), bytes > 0,
-                  let mime = try? sniffer.mimeType(ofFileAt: path, size: bytes),
-                  let kind = DecodedMedia.kind(ofMime: mime) else { continue }
-            if startedForPictures.insert(kind == .picture).inserted { decoder.prepare(forMime: mime) }
-        }
+        decoder.prepare(forMimes: options.operands.prefix(64).lazy.compactMap { path -> String? in
+            guard path != "-", let bytes = try? regularFileSize(path), bytes > 0 else { return nil }
+            return try? sniffer.mimeType(ofFileAt: path, size: bytes)
+        })
     }
 
+    /// The size of a readable regular file.
     private func regularFileSize(_ path: String) throws(LocalError) -> Int {
         var info = stat()
         guard stat(path, &info) == 0 else { throw LocalError(ReadFailure.message(path, errno)) }

@@ -68,11 +68,17 @@ package final class DecodeWorker: Sendable {
         pictures?.prepare()
     }
 
-    /// Starts the worker that reads files sniffed as `mime` now, if it is not running (`sniff` knows
-    /// the types of the files it will read).
-    package func prepare(forMime mime: String) {
-        guard DecodedMedia.kind(ofMime: mime) != nil else { return }
-        worker(for: mime)?.prepare()
+    /// Starts now the workers that read files sniffed as `mimes` (`sniff` knows the types of the files it
+    /// will read), taking types from the sequence only until every worker is started.
+    package func prepare(forMimes mimes: some Sequence<String>) {
+        var started: [WorkerProcess] = []
+        for mime in mimes where DecodedMedia.kind(ofMime: mime) != nil {
+            guard let worker = worker(for: mime) else { return }
+            guard !started.contains(where: { $0 === worker }) else { continue }
+            worker.prepare()
+            started.append(worker)
+            if started.count == 2 { return }  // both: pictures, and video and audio
+        }
     }
 
     /// What the phone's decoder makes of the file at `path` (sniffed as `mime`), or nil when its type is not
