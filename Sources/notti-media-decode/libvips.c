@@ -42,8 +42,13 @@ static void count_warning(const gchar *domain, GLogLevelFlags level, const gchar
 #define SONAME "libvips.so.42"
 _Static_assert(VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE == 42, "the headers are of another libvips: change SONAME");
 
+static int state = 0;  // 0: not tried, 1: ready, -1: unavailable
+
+void libvips_shutdown(void) {
+    if (state > 0) vp.vips_shutdown();
+}
+
 int libvips_loaded(const char **why) {
-    static int state = 0;  // 0: not tried, 1: ready, -1: unavailable
     static const char *failure = "libvips is not installed";
     *why = failure;
     if (state) return state > 0;

@@ -30,6 +30,9 @@ extern struct LibVips { LIBVIPS_FUNCTIONS(LIBVIPS_MEMBER) } vp;
 /// counted in `warnings`, modules opened on demand); 1 when it is ready. `why` says what failed.
 int libvips_loaded(const char **why);
 
+/// Shuts libvips down, if `libvips_loaded` started it.
+void libvips_shutdown(void);
+
 /// The warnings libvips's decoders logged since the worker started (libjpeg's "Corrupt JPEG data", say).
 extern int warnings;
 

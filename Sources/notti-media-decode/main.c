@@ -118,7 +118,7 @@ int main(int argc, char **argv) {
 #endif
     }
     const char *why = NULL;
-    int used_vips = strcmp(kind, "pictures") == 0 && libvips_loaded(&why);
+    if (strcmp(kind, "pictures") == 0) libvips_loaded(&why);
     if (strcmp(kind, "streams") == 0) ffmpeg_loaded();
 
     char text[512];
@@ -137,7 +137,6 @@ int main(int argc, char **argv) {
         if (fixing && sscanf(text + 4, "%255[^\n]\n%lld\n%lld\n%lld", fix_mime, &max_side, &target_bytes, &cap) != 4) renditions = -1;
         int picture = rendering || strncmp(fixing ? fix_mime : mime, "image/", 6) == 0;
         int vips_ready = picture && libvips_loaded(&why);
-        used_vips |= vips_ready;
         if (count < 1 || ((rendering || fixing) && renditions != count - 1)) {
             reply_string(&reply, "status", rendering || fixing ? "failed" : "not_decoded");
             reply_string(&reply, "detail", count < 1 ? "no file came with the request" : "one descriptor for each rendition is needed");
@@ -164,6 +163,6 @@ int main(int argc, char **argv) {
         answer(&reply);
         if (vips_ready) vips_error_clear();
     }
-    if (used_vips) vips_shutdown();
+    libvips_shutdown();
     return status < 0 ? 1 : 0;
 }
