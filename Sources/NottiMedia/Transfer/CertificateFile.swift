@@ -23,8 +23,42 @@ package enum CertificateFile {
     /// The SHA-256 of each PEM certificate in `path`, in DER (what `openssl x509 -fingerprint -sha256` prints).
     /// The blocks' base64 is decoded and hashed as it is, without parsing the certificates: OpenSSL 3's
     /// decoders took 17 ms for the system bundle, which a `--cacert` run read on its first connection.
+    /// The markers are found with `memchr` and the base64 decoded with its line breaks by OpenSSL's
+    /// streaming decoder: a byte-at-a-time search and a copy without whitespace took 15.5 M
+    /// instructions for Debian's 214 KB bundle (about 4 ms on that first connection), this 1.2 M.
     /// - Throws: `Errno` when the file cannot be opened.
     static func sha256Digests(atPath path: String) throws(Errno) -> [[UInt8]] {
+        let text = try contents(atPath: path)
+        return text.withUnsafeBytes { bytes -> [[UInt8]] in
+            guard let base = bytes.baseAddress else { return [] }
+            guard let context = EVP_ENCODE_CTX_new() else { return [] }
+            defer { EVP_ENCODE_CTX_free(context) }
+            let begin: StaticString = "-----BEGIN CERTIFICATE-----", end: StaticString = "-----END CERTIFICATE-----"
+            var digests: [[UInt8]] = []
+            var der = [UInt8](repeating: 0, count: 16_384)
+            var at = 0
+            while let start = find(begin, in: bytes, from: at), let stop = find(end, in: bytes, from: start.upperBound) {
+                at = stop.upperBound
+                let length = stop.lowerBound - start.upperBound
+                // Three bytes out for every four in, and the decoder's block of 80 characters at most.
+                if der.count < length / 4 * 3 + 80 { der = [UInt8](repeating: 0, count: length / 4 * 3 + 80) }
+                let size = der.withUnsafeMutableBufferPointer { output -> Int in
+                    guard let out = output.baseAddress else { return -1 }
+                    EVP_DecodeInit(context)
+                    var written: Int32 = 0, tail: Int32 = 0
+                    guard EVP_DecodeUpdate(context, out, &written, base + start.upperBound, Int32(length)) >= 0,
+                          EVP_DecodeFinal(context, out + Int(written), &tail) == 1 else { return -1 }
+                    return Int(written + tail)
+                }
+                guard size > 0 else { continue }
+                digests.append(SHA256.digest(of: der[..<size]))
+            }
+            return digests
+        }
+    }
+
+    /// The whole of the file at `path`.
+    private static func contents(atPath path: String) throws(Errno) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Errno(errno) }
         defer { close(descriptor) }
@@ -36,34 +70,20 @@ package enum CertificateFile {
             guard count > 0 else { break }
             text += chunk[..<count]
         }
-        let begin = Array("-----BEGIN CERTIFICATE-----".utf8), end = Array("-----END CERTIFICATE-----".utf8)
-        var digests: [[UInt8]] = []
-        var at = 0
-        while let start = find(begin, in: text, from: at), let stop = find(end, in: text, from: start.upperBound) {
-            at = stop.upperBound
-            // The base64 lines without their line breaks (EVP_DecodeBlock takes no whitespace).
-            let base64 = text[start.upperBound..<stop.lowerBound].filter { $0 > 0x20 }
-            guard !base64.isEmpty, base64.count % 4 == 0 else { continue }
-            var der = [UInt8](repeating: 0, count: base64.count / 4 * 3)
-            let decoded = base64.withUnsafeBufferPointer { source in
-                der.withUnsafeMutableBufferPointer { EVP_DecodeBlock($0.baseAddress, source.baseAddress, Int32(source.count)) }
-            }
-            guard decoded > 0 else { continue }
-            // EVP_DecodeBlock counts the padding's zero bytes too.
-            let padding = base64.suffix(2).filter { $0 == UInt8(ascii: "=") }.count
-            digests.append(SHA256.digest(of: der[..<(Int(decoded) - padding)]))
-        }
-        return digests
+        return text
     }
 
-    /// Where `needle` first occurs in `text` at or after `from`.
-    private static func find(_ needle: [UInt8], in text: [UInt8], from: Int) -> Range<Int>? {
-        guard let first = needle.first, text.count >= needle.count else { return nil }
+    /// Where `needle` first occurs in `bytes` at or after `from` (`memchr` for its first byte,
+    /// `memcmp` for the rest: Glibc's module does not import the GNU `memmem`).
+    private static func find(_ needle: StaticString, in bytes: UnsafeRawBufferPointer, from: Int) -> Range<Int>? {
+        guard let base = bytes.baseAddress else { return nil }
+        let length = needle.utf8CodeUnitCount
         var at = from
-        while at + needle.count <= text.count {
-            guard let candidate = text[at...].firstIndex(of: first), candidate + needle.count <= text.count else { return nil }
-            if text[candidate..<(candidate + needle.count)].elementsEqual(needle) { return candidate..<(candidate + needle.count) }
-            at = candidate + 1
+        while at + length <= bytes.count {
+            guard let found = memchr(base + at, Int32(needle.utf8Start.pointee), bytes.count - length + 1 - at) else { return nil }
+            let offset = UnsafeRawPointer(found) - base
+            if memcmp(found, needle.utf8Start, length) == 0 { return offset..<(offset + length) }
+            at = offset + 1
         }
         return nil
     }
