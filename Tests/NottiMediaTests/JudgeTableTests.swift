@@ -14,6 +14,8 @@ import Testing
         var bytes = 2_000
         var leading: [UInt8] = []
         var frames: Int? = nil
+        /// What the decode worker made of the bytes (SPEC 17); nil: not decoded.
+        var decoded: DecodedMedia? = nil
         var testDescription: String { "\(url) (\(sniffed))" }
     }
 
@@ -35,6 +37,7 @@ import Testing
         facts.transfer = transfer
         facts.bytes = made.bytes
         facts.sha256 = String(repeating: "ab", count: 32)
+        facts.decoded = made.decoded
         return .downloaded(MediaDownload(
             facts: facts, source: WorkingFile(placedAt: "/nonexistent"), folder: "/out", sniffedMime: made.sniffed,
             leadingBytes: made.leading, frames: made.frames))
@@ -182,6 +185,86 @@ import Testing
         for profile in [SDKProfile.androidFCM, .androidAirship, .androidOneSignal] {
             #expect(Self.describe(try Self.judge(made, profile: profile)) == expected, "\(profile.sdk)")
         }
+    }
+
+    /// A picture as the decode worker reads it: 400×300 JPEG, upright and whole, then `change` applied.
+    static func picture(_ change: (inout DecodedMedia) -> Void = { _ in }) -> DecodedMedia {
+        var decoded = DecodedMedia(kind: .picture)
+        decoded.format = "jpeg"
+        decoded.width = 400
+        decoded.height = 300
+        decoded.frames = 1
+        decoded.orientation = 1
+        decoded.complete = true
+        decoded.decodedBytes = 400 * 300 * 4
+        change(&decoded)
+        return decoded
+    }
+
+    /// A video as the decode worker reads it: H.264 in `avc1`, whole, then `change` applied.
+    static func video(_ change: (inout DecodedMedia) -> Void = { _ in }) -> DecodedMedia {
+        var decoded = DecodedMedia(kind: .video)
+        decoded.container = "isom"
+        decoded.videoCodec = "h264"
+        decoded.videoTag = "avc1"
+        decoded.width = 320
+        decoded.height = 240
+        decoded.durationSeconds = 1
+        decoded.complete = true
+        change(&decoded)
+        return decoded
+    }
+
+    static let decoderCases: [(name: String, decoded: DecodedMedia)] = [
+        ("whole", picture()),
+        ("undecodable", picture { $0.undecodable = "Huffman table 0x01 was not defined"; $0.complete = nil }),
+        ("cut at row 150", picture { $0.complete = false; $0.drawnRows = 150 }),
+        ("orientation 6", picture { $0.orientation = 6 }),
+        ("12000x9000", picture { $0.width = 12_000; $0.height = 9_000; $0.decodedBytes = 12_000 * 9_000 * 4 }),
+    ]
+
+    // What the phone's decoder adds, for every profile on both platforms (SPEC 17), from made-up
+    // decoder facts: iOS attaches an undecodable picture and fails the record; Android's display code
+    // decodes it first and shows the text alone; BitmapFactory's grey below a cut, its ignored
+    // orientation (every Android display code here), and its largest bitmap are Android's alone.
+    @Test(arguments: SDK.allCases.map { ($0, Platform.ios) } + SDKProfile.androidProfiles.map { ($0.sdk, Platform.android) })
+    func eachProfileReadsTheDecodersFactsAsItsPlatformDoes(sdk: SDK, platform: Platform) throws {
+        let profile = try #require(SDKProfile.of(sdk, on: platform))
+        let android = platform == .android
+        // The type field each SDK reads as a JPEG (CleverTap's media type, Batch's hint, Braze's extension).
+        let typeField = ["clevertap": "image", "batch": "image/jpeg"][sdk.rawValue] ?? "jpg"
+        var got: [String] = []
+        for (name, decoded) in Self.decoderCases {
+            let made = Made(url: "https://m.example/a.jpg", sniffed: "image/jpeg", declared: "image/jpeg", decoded: decoded)
+            let verdict = try Self.judge(made, profile: profile, typeField: typeField)
+            got.append("\(name): " + Self.describe(verdict).replacingOccurrences(of: "attached jpeg", with: "attached jpg"))
+            if name == "cut at row 150", case .attached(_, _, let warnings) = verdict {
+                let message = try #require(warnings.first { $0.code == .truncatedMedia }).message
+                #expect(message.contains("row 150 of 300, 50% of it") && message.contains("grey below it") == android, "\(message)")
+            }
+        }
+        #expect(got == [
+            "whole: attached jpg",
+            android ? "undecodable: failed undecodable_media" : "undecodable: attached jpg undecodable_media",
+            "cut at row 150: attached jpg truncated_media",
+            android ? "orientation 6: attached jpg orientation_ignored" : "orientation 6: attached jpg",
+            android ? "12000x9000: attached jpg large_bitmap" : "12000x9000: attached jpg",
+        ])
+    }
+
+    // iOS's player: HEVC must be tagged hvc1, AV1 and VP9 play on some devices, others on none.
+    @Test(arguments: [
+        (video(), "attached mp4"),
+        (video { $0.videoCodec = "hevc"; $0.videoTag = "hvc1" }, "attached mp4"),
+        (video { $0.videoCodec = "hevc"; $0.videoTag = "hev1" }, "attached mp4 unplayable_video"),
+        (video { $0.videoCodec = "av1"; $0.videoTag = "av01" }, "attached mp4 video_codec_support"),
+        (video { $0.videoCodec = "vp9"; $0.videoTag = "vp09" }, "attached mp4 video_codec_support"),
+        (video { $0.videoCodec = "vp8"; $0.videoTag = "vp08" }, "attached mp4 unplayable_video"),
+        (video { $0.complete = false; $0.drawnPercent = 40 }, "attached mp4 truncated_media"),
+    ])
+    func iOSPlaysTheVideosItHasDecodersFor(decoded: DecodedMedia, expected: String) throws {
+        let made = Made(url: "https://m.example/clip.mp4", sniffed: "video/mp4", declared: "video/mp4", decoded: decoded)
+        #expect(Self.describe(try Self.judge(made, profile: .notti)) == expected)
     }
 
     @Test func aRulesVerdictIsMadeOncePerDownloadAndKeyedByProfileAndEntry() throws {

@@ -1,7 +1,8 @@
-/// What the phone's decoders make of a file (SPEC 17), per platform and profile:
-/// iOS attaches without reading the bytes and fails to draw or play them later;
-/// Android's display code decodes the picture with BitmapFactory, which ignores
-/// EXIF orientation and draws a cut file's rows with grey below.
+/// What the phone's decoders make of a file (SPEC 17), read from the profile as
+/// data: iOS attaches without reading the bytes and fails to draw or play them
+/// later; Android's display code decodes the picture with BitmapFactory before it
+/// shows it, draws a cut file's rows with grey below, and some display codes
+/// ignore EXIF orientation (`Platform`'s decoding facts, `SDKProfile.orientationIgnoredBy`).
 package struct DecoderRules {
     let decoded: DecodedMedia
 
@@ -9,29 +10,27 @@ package struct DecoderRules {
         self.decoded = decoded
     }
 
-    /// Android's largest drawable bitmap (`RecordingCanvas.MAX_BITMAP_SIZE`): 100 MiB.
-    static let largestBitmapBytes = 104_857_600
-
-    /// `verdict`, an entry's under its type rule, with what the decoder adds: `undecodable_media`
-    /// (an error on iOS, the failure on Android), `truncated_media`, Android's `orientation_ignored`
-    /// and `large_bitmap`, iOS's `unplayable_video` and `video_codec_support`.
-    func judge(_ verdict: EntryVerdict, platform: Platform, sdk: SDK) -> EntryVerdict {
+    /// `verdict`, an entry's under `profile`'s type rule, with what the decoder adds: `undecodable_media`
+    /// (an error where the file is attached unread, the failure where it is decoded before showing),
+    /// `truncated_media`, `orientation_ignored` and `large_bitmap` (Android's), and `unplayable_video`
+    /// and `video_codec_support` (iOS's player's).
+    func judge(_ verdict: EntryVerdict, profile: SDKProfile) -> EntryVerdict {
         guard case .attached(let attachment, let facts, let warnings) = verdict else { return verdict }
-        let found = findings(platform: platform, sdk: sdk)
-        // Android's BitmapFactory returns nothing: the notification shows its text alone.
-        if platform == .android, let undecodable = found.first(where: { $0.code == .undecodableMedia }) {
+        let found = findings(profile: profile)
+        // BitmapFactory returns nothing: the notification shows its text alone.
+        if profile.platform.decodesBeforeShowing, let undecodable = found.first(where: { $0.code == .undecodableMedia }) {
             return .failed(facts: facts, .undecodableMedia, undecodable.message)
         }
         return found.isEmpty ? verdict : .attached(attachment, facts: facts, warnings: warnings + found)
     }
 
-    /// The decoder's findings for a file attached on `platform` under `sdk`'s display code
-    /// (`sniff` gives the Notti iOS record's).
-    package func findings(platform: Platform, sdk: SDK) -> [Diagnostic] {
+    /// The decoder's findings for a file attached under `profile` (`sniff` gives Notti's).
+    package func findings(profile: SDKProfile) -> [Diagnostic] {
+        let platform = profile.platform
         var found: [Diagnostic] = []
         if let detail = decoded.undecodable {
             let what = decoded.format.map { "\($0) \(decoded.kind.rawValue)" } ?? decoded.kind.rawValue
-            if platform == .android {
+            if platform.decodesBeforeShowing {
                 found.append(.error(.undecodableMedia,
                     "the \(what) does not decode (\(detail)): BitmapFactory returns nothing and the notification shows its text "
                         + "alone; \(DiagnosticCode.undecodableMedia.fix)"))
@@ -42,22 +41,21 @@ package struct DecoderRules {
                         + DiagnosticCode.undecodableMedia.fix))
             }
         } else if decoded.complete == false {
-            found.append(Diagnostic(.warning, .truncatedMedia, truncationMessage(platform: platform)))
+            found.append(Diagnostic(.warning, .truncatedMedia, truncationMessage(fill: platform.fillBelowCut)))
         }
-        switch platform {
-        case .android:
-            if decoded.kind == .picture { found += androidFindings(sdk: sdk) }
-        case .ios:
-            if decoded.kind == .video { found += iOSVideoFindings() }
+        if decoded.kind == .picture {
+            if let by = profile.orientationIgnoredBy, let finding = orientationFinding(ignoredBy: by) { found.append(finding) }
+            if let largest = platform.largestBitmapBytes, let finding = bitmapFinding(largest: largest) { found.append(finding) }
         }
+        if decoded.kind == .video && platform.playsVideo { found += videoFindings() }
         return found
     }
 
-    private func truncationMessage(platform: Platform) -> String {
+    private func truncationMessage(fill: String?) -> String {
         let fix = DiagnosticCode.truncatedMedia.fix
         if decoded.kind == .picture, let rows = decoded.drawnRows, let height = decoded.height, height > 0 {
             let percent = Int((Double(rows) * 100 / Double(height)).rounded(.down))
-            let below = platform == .android ? " (grey below it)" : ""
+            let below = fill.map { " (\($0) below it)" } ?? ""
             return "the file ends before its last row: the picture is drawn down to row \(rows) of \(height), \(percent)% of it\(below); \(fix)"
         }
         if let percent = decoded.drawnPercent {
@@ -66,35 +64,34 @@ package struct DecoderRules {
         return "the file ends before its last row, frame or sample; \(fix)"
     }
 
-    private func androidFindings(sdk: SDK) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        if let orientation = decoded.orientation, orientation != 1, sdk == .fcm || sdk == .onesignal || sdk == .airship {
-            let shown = switch orientation {
-            case 3: "upside down"
-            case 6, 8: "on its side"
-            default: "mirrored"
-            }
-            let phones = sdk == .airship ? "Airship's display code on Android 8.1 and older decodes" : "\(sdk.displayName)'s display code decodes"
-            found.append(Diagnostic(.warning, .orientationIgnored,
-                "the picture has EXIF orientation \(orientation): \(phones) it with BitmapFactory, which ignores it, so Android shows "
-                    + "it as stored, \(shown); iPhones show it upright; \(DiagnosticCode.orientationIgnored.fix)"))
+    /// `orientation_ignored`: how a display code that ignores EXIF orientation (`by`) shows the picture.
+    private func orientationFinding(ignoredBy by: String) -> Diagnostic? {
+        guard let orientation = decoded.orientation, orientation != 1 else { return nil }
+        let shown = switch orientation {
+        case 3: "upside down"
+        case 6, 8: "on its side"
+        default: "mirrored"
         }
-        if let bytes = decoded.decodedBytes, bytes > Self.largestBitmapBytes, let width = decoded.width, let height = decoded.height {
-            let scale = (Double(Self.largestBitmapBytes) / Double(bytes)).squareRoot()
-            let fits = "\(Int(Double(width) * scale))×\(Int(Double(height) * scale))"
-            let unchecked = decoded.complete == nil ? " (over 100,000,000 pixels: judged from its header, its rows were not checked)" : ""
-            found.append(Diagnostic(.warning, .largeBitmap,
-                "the picture is \(width)×\(height): decoded at full size it takes \(bytes) bytes, over Android's largest bitmap "
-                    + "(\(Self.largestBitmapBytes) bytes), and phones with less memory drop it\(unchecked); resize it to at most "
-                    + "\(fits)"))
-        }
-        return found
+        return Diagnostic(.warning, .orientationIgnored,
+            "the picture has EXIF orientation \(orientation): \(by) it with BitmapFactory, which ignores it, so Android shows "
+                + "it as stored, \(shown); iPhones show it upright; \(DiagnosticCode.orientationIgnored.fix)")
+    }
+
+    /// `large_bitmap`: a picture that decodes to more than the platform's largest drawable bitmap.
+    private func bitmapFinding(largest: Int) -> Diagnostic? {
+        guard let bytes = decoded.decodedBytes, bytes > largest, let width = decoded.width, let height = decoded.height else { return nil }
+        let scale = (Double(largest) / Double(bytes)).squareRoot()
+        let fits = "\(Int(Double(width) * scale))×\(Int(Double(height) * scale))"
+        let unchecked = decoded.complete == nil ? " (over 100,000,000 pixels: judged from its header, its rows were not checked)" : ""
+        return Diagnostic(.warning, .largeBitmap,
+            "the picture is \(width)×\(height): decoded at full size it takes \(bytes) bytes, over Android's largest bitmap "
+                + "(\(largest) bytes), and phones with less memory drop it\(unchecked); resize it to at most \(fits)")
     }
 
     /// The codecs iOS plays in a notification's player (AV1 and VP9 only on some devices).
     private static let iOSVideoCodecs: Set<String> = ["h264", "hevc", "mpeg4", "mjpeg", "prores"]
 
-    private func iOSVideoFindings() -> [Diagnostic] {
+    private func videoFindings() -> [Diagnostic] {
         guard let codec = decoded.videoCodec else { return [] }
         if codec == "hevc" && decoded.videoTag == "hev1" {
             return [.error(.unplayableVideo,

@@ -66,7 +66,7 @@ extension SDKProfile {
                     verdict = .attached(attachment, facts: facts, warnings: warnings)
                 }
                 // What the phone's decoder makes of the bytes (SPEC 17).
-                if let decoded = download.facts.decoded { verdict = DecoderRules(decoded: decoded).judge(verdict, platform: platform, sdk: sdk) }
+                if let decoded = download.facts.decoded { verdict = DecoderRules(decoded: decoded).judge(verdict, profile: self) }
                 // What attaches here may still miss on a phone: the send-time risks.
                 guard case .attached(let attachment, let facts, let warnings) = verdict else { return verdict }
                 let risks = RiskWarnings.diagnostics(for: facts, network: network)

@@ -53,7 +53,7 @@ package struct SniffReport: Sendable {
         if bytes > 0, let decoder, DecodedMedia.kind(ofMime: mime) != nil,
            let decoded = decoder.decode(fileAt: path, mime: mime, sha256: SHA256.hex(ofFileAt: path), within: MediaPolicy.sdkTimeoutSeconds) {
             self.decoded = decoded
-            found += DecoderRules(decoded: decoded).findings(platform: .ios, sdk: .notti)
+            found += DecoderRules(decoded: decoded).findings(profile: .notti)
         }
         self.diagnostics = found
     }

@@ -54,8 +54,8 @@ enum PayloadInvariants {
             guard DecodedMedia(answer: decoded.answer, mime: mime) == decoded else {
                 return "the decoded facts do not read back from their --cache form"
             }
-            for platform in Platform.allCases {
-                for sdk in SDK.allCases { _ = DecoderRules(decoded: decoded).findings(platform: platform, sdk: sdk) }
+            for profile in SDK.allCases.map(\.profile) + SDKProfile.androidProfiles {
+                _ = DecoderRules(decoded: decoded).findings(profile: profile)
             }
         }
         return nil

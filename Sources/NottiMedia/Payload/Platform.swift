@@ -17,6 +17,20 @@ extension Platform {
     /// iOS checks every connection's TLS (SPEC 18); Android's HttpURLConnection, the chain alone.
     var checksConnectionAsIOS: Bool { self == .ios }
 
+    /// Android's display code decodes the picture before it shows the notification (BitmapFactory:
+    /// a file that does not decode leaves the text alone); iOS attaches the file unread and draws or
+    /// plays it later (SPEC 17).
+    var decodesBeforeShowing: Bool { self == .android }
+    /// What BitmapFactory draws below the last row of a cut file: Android's grey; nil: iOS's
+    /// decoder draws the rows that are there.
+    var fillBelowCut: String? { self == .android ? "grey" : nil }
+    /// Android's largest drawable bitmap (`RecordingCanvas.MAX_BITMAP_SIZE`, 100 MiB): a picture
+    /// that decodes larger is dropped by phones with less memory; nil: iOS draws a thumbnail of it.
+    var largestBitmapBytes: Int? { self == .android ? 104_857_600 : nil }
+    /// iOS plays a video attachment in the notification, so its codec and tag must be ones iOS
+    /// plays; Android's notifications show no video.
+    var playsVideo: Bool { self == .ios }
+
     /// An SDK's own streamed cap as messages name it: on iOS the SDK's limit (the default
     /// message), on Android the display code's (Firebase's 1 MiB).
     func streamedCapDescription(_ sdk: SDK, bytes: Int) -> String? {

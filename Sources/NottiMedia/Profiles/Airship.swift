@@ -7,7 +7,7 @@ extension SDKProfile {
     package static let airship = SDKProfile(
         sdk: .airship, mediaKeys: [[mediaAttachmentKey]], refusesHTTPItself: false,
         deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .none, rule: .typed(.airship), failurePolicy: .allOrNothing,
-        identifier: .entry, treatsOtherSchemesAsBundleFiles: false, readSpec: AirshipSpec.read)
+        identifier: .entry, readSpec: AirshipSpec.read)
 
     /// One top-level key, dots and all.
     static let mediaAttachmentKey = "com.urbanairship.media_attachment"

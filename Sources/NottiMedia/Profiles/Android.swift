@@ -10,8 +10,8 @@ extension SDKProfile {
     package static let androidFCM = SDKProfile(
         sdk: .fcm, mediaKeys: [["notification", "image"]], refusesHTTPItself: false, deadlineSeconds: 5,
         sizeCap: .streamed(1_048_576), rule: .bitmapFactory, failurePolicy: .single, identifier: .fixed(""),
-        treatsOtherSchemesAsBundleFiles: false, platform: .android, maxRedirects: 20,
-        readSpec: { payload in
+        platform: .android, maxRedirects: 20,
+        orientationIgnoredBy: "\(SDK.fcm.displayName)'s display code decodes", readSpec: { payload in
             guard let image = payload.root.value(at: ["notification", "image"]) else { return .absent }
             guard case .string = image else {
                 return .invalid("notification.image must be a string, not \(image.kindName): Android shows the notification without a picture")
@@ -25,8 +25,8 @@ extension SDKProfile {
     package static let androidAirship = SDKProfile(
         sdk: .airship, mediaKeys: [["data", styleKey]], refusesHTTPItself: false, deadlineSeconds: 7,
         sizeCap: .none, rule: .bitmapFactory, failurePolicy: .single, identifier: .fixed(""),
-        treatsOtherSchemesAsBundleFiles: false, platform: .android, maxRedirects: 20, connectTimeoutSeconds: 2,
-        readSpec: { payload in
+        platform: .android, maxRedirects: 20, connectTimeoutSeconds: 2,
+        orientationIgnoredBy: "Airship's display code on Android 8.1 and older decodes", readSpec: { payload in
             guard case .string(let text)? = payload.root.value(at: ["data", styleKey]) else { return .absent }
             guard let style = try? JSONParser.parse(Array(text.utf8)), case .object = style else {
                 return .invalid("data.\(styleKey) is not valid JSON: Airship shows the notification as text")
@@ -44,8 +44,8 @@ extension SDKProfile {
     package static let androidOneSignal = SDKProfile(
         sdk: .onesignal, mediaKeys: [["data", "bicon"]], refusesHTTPItself: false, deadlineSeconds: 20,
         sizeCap: .none, rule: .bitmapFactory, failurePolicy: .single, identifier: .fixed(""),
-        treatsOtherSchemesAsBundleFiles: true, platform: .android, maxRedirects: 20,
-        readSpec: { payload in
+        bundleFiles: .notHTTPPrefixedShowsNone, platform: .android, maxRedirects: 20,
+        orientationIgnoredBy: "\(SDK.onesignal.displayName)'s display code decodes", readSpec: { payload in
             guard let bicon = payload.root.value(at: ["data", "bicon"]) else { return .absent }
             return .entries([MediaEntry(key: "data.bicon", value: bicon)], overrides: nil)
         })
@@ -54,6 +54,15 @@ extension SDKProfile {
 
     /// Android's display codes, each once: the profiles a send request's Android record may be judged under.
     package static let androidProfiles: [SDKProfile] = [.androidFCM, .androidAirship, .androidOneSignal]
+
+    /// The profile whose rules `sdk`'s records follow on `platform`: its extension on iOS, its display
+    /// code on Android (nil for an SDK that has none there: its Android records are Firebase's).
+    package static func of(_ sdk: SDK, on platform: Platform) -> SDKProfile? {
+        switch platform {
+        case .ios: sdk.profile
+        case .android: androidProfiles.first { $0.sdk == sdk }
+        }
+    }
 
     /// Whose code shows an Android delivery's picture: a notification image is
     /// Firebase's own display code's, whatever SDK the app also has; without one,

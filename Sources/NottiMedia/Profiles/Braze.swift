@@ -4,7 +4,6 @@ extension SDKProfile {
     package static let braze = SDKProfile(
         sdk: .braze, mediaKeys: [["ab", "att"]], refusesHTTPItself: false, deadlineSeconds: DeviceModel.systemDeadlineSeconds,
         sizeCap: .none, rule: .typed(.payloadType(field: "ab.att.type")), failurePolicy: .single, identifier: .fixed(""),
-        treatsOtherSchemesAsBundleFiles: false,
         readSpec: { payload in
             guard let att = payload.root.value(at: ["ab", "att"]) else { return .absent }
             guard case .object = att, case .string(let url)? = att["url"], case .string(let type)? = att["type"] else {

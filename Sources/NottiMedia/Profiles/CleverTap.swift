@@ -5,8 +5,7 @@ extension SDKProfile {
     package static let cleverTap = SDKProfile(
         sdk: .clevertap, mediaKeys: [["ct_mediaUrl"], ["ct_mediaType"]], refusesHTTPItself: false,
         deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .none, rule: .typed(.cleverTap), failurePolicy: .single,
-        identifier: .fixed(""), treatsOtherSchemesAsBundleFiles: false,
-        readSpec: { payload in
+        identifier: .fixed(""), readSpec: { payload in
             let url = payload.root["ct_mediaUrl"]
             let type = payload.root["ct_mediaType"]
             if url == nil && type == nil { return .absent }

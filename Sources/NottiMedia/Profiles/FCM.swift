@@ -5,7 +5,6 @@ extension SDKProfile {
     package static let fcm = SDKProfile(
         sdk: .fcm, mediaKeys: [["fcm_options", "image"]], refusesHTTPItself: false, deadlineSeconds: DeviceModel.systemDeadlineSeconds,
         sizeCap: .none, rule: .typed(.suggestedFilename(imageSubtypeFallback: true)), failurePolicy: .single, identifier: .fixed(""),
-        treatsOtherSchemesAsBundleFiles: false,
         readSpec: { payload in
             guard let image = payload.root.value(at: ["fcm_options", "image"]) else { return .absent }
             guard case .string = image else {

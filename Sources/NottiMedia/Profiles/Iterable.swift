@@ -5,8 +5,7 @@ extension SDKProfile {
     package static let iterable = SDKProfile(
         sdk: .iterable, mediaKeys: [["itbl", "attachment-url"]], refusesHTTPItself: false,
         deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .none, rule: .typed(.suggestedFilename(imageSubtypeFallback: false)),
-        failurePolicy: .single, identifier: .suggestedFilename, treatsOtherSchemesAsBundleFiles: false,
-        readSpec: { payload in
+        failurePolicy: .single, identifier: .suggestedFilename, readSpec: { payload in
             guard let value = payload.root.value(at: ["itbl", "attachment-url"]) else { return .absent }
             return .entries([MediaEntry(key: "itbl.attachment-url", value: value)], overrides: nil)
         })

@@ -5,7 +5,6 @@ extension SDKProfile {
     package static let notti = SDKProfile(
         sdk: .notti, mediaKeys: [[Payload.mediaURLKey]], refusesHTTPItself: true, deadlineSeconds: MediaPolicy.sdkTimeoutSeconds,
         sizeCap: .streamed(MediaPolicy.sdkMaxBytes), rule: .sniffed, failurePolicy: .single, identifier: .fixed(Attachment.identifier),
-        treatsOtherSchemesAsBundleFiles: false,
         readSpec: { payload in
             guard let value = payload.root[Payload.mediaURLKey] else { return .absent }
             return .entries([MediaEntry(key: Payload.mediaURLKey, value: value)], overrides: nil)

@@ -6,7 +6,7 @@ extension SDKProfile {
     package static let oneSignal = SDKProfile(
         sdk: .onesignal, mediaKeys: [["att"], ["os_data", "att"]], refusesHTTPItself: false,
         deadlineSeconds: DeviceModel.systemDeadlineSeconds, sizeCap: .announced(50_000_000), rule: .typed(.oneSignal),
-        failurePolicy: .perEntry, identifier: .entry, treatsOtherSchemesAsBundleFiles: true,
+        failurePolicy: .perEntry, identifier: .entry, bundleFiles: .otherSchemesAttach,
         readSpec: { payload in
             let path: [String]
             if payload.root["att"] != nil {

@@ -73,12 +73,8 @@ package final class PayloadPlan: Sendable {
     private static func step(
         for entry: MediaEntry, profile: SDKProfile, policy: MediaPolicy, checkURL: (JSONValue?, String, Bool) -> MediaURL.Verdict
     ) -> PlannedEntry.Step {
-        if profile.treatsOtherSchemesAsBundleFiles, case .string(let text) = entry.value, !text.isEmpty {
-            let scheme = text.range(ofBytes: "://").map { text[..<$0.lowerBound].lowercased() }
-            // OneSignal on iOS reads the scheme without case; on Android, `startsWith("http://")` or "https://".
-            let isURL = profile.platform == .android
-                ? text.hasPrefix("http://") || text.hasPrefix("https://") : scheme == "http" || scheme == "https"
-            if !isURL {
+        if let bundleFiles = profile.bundleFiles, case .string(let text) = entry.value, !text.isEmpty {
+            if !bundleFiles.isURL(text) {
                 return .bundleResource(
                     "the value \(quoted(text)) is not an http(s) URL: \(profile.sdk.displayName) attaches the file of that name "
                         + "from the app bundle, if the app ships one; make sure it does, or send a URL")
@@ -92,7 +88,7 @@ package final class PayloadPlan: Sendable {
             if profile.refusesHTTPItself {
                 return .failed(.notHTTPS, "the URL scheme is \(scheme): the SDK only downloads https; \(DiagnosticCode.notHTTPS.fix)")
             }
-            if scheme == "http" && profile.platform == .android {
+            if scheme == "http" && profile.platform.blocksCleartext {
                 return .failed(.notHTTPS, "the URL scheme is http: Android's default network security policy (apps targeting "
                     + "Android 9, API 28, or later) blocks cleartext http unless the app permits it; serve the media over https")
             }

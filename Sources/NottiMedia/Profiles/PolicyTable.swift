@@ -8,7 +8,7 @@ package struct PolicyTable: Sendable {
 
     package init(_ options: FetchOptions) {
         policies = SDK.allCases.map { $0.profile.policy(options) }
-        androidPolicies = SDK.allCases.map { sdk in SDKProfile.androidProfiles.first { $0.sdk == sdk }?.policy(options) }
+        androidPolicies = SDK.allCases.map { SDKProfile.of($0, on: .android)?.policy(options) }
     }
 
     package subscript(sdk: SDK) -> MediaPolicy { policies[sdk.ordinal] }

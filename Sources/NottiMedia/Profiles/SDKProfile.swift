@@ -24,6 +24,31 @@ package final class SDKProfile: Sendable {
         case allOrNothing
     }
 
+    /// How an SDK tells a file of the app's from a URL, and what the phone shows of it.
+    package enum BundleFileRule: Sendable, Equatable {
+        /// A scheme other than http or https, in any case, names a file in the app bundle, which
+        /// the extension attaches if the app ships it (OneSignal's iOS extension): `bundle_resource`.
+        case otherSchemesAttach
+        /// A value that does not start with `http://` or `https://` (case-sensitive) names a
+        /// resource of the app, an icon and no picture (OneSignal's Android display code, SPEC 15):
+        /// a warning, and nothing shown (`no_media`).
+        case notHTTPPrefixedShowsNone
+
+        /// Whether `text`, a media entry's value, names a URL to fetch under this rule.
+        func isURL(_ text: String) -> Bool {
+            switch self {
+            case .otherSchemesAttach:
+                let scheme = text.range(ofBytes: "://").map { text[..<$0.lowerBound].lowercased() }
+                return scheme == "http" || scheme == "https"
+            case .notHTTPPrefixedShowsNone:
+                return text.hasPrefix("http://") || text.hasPrefix("https://")
+            }
+        }
+
+        /// Whether the phone attaches the file the value names (else it shows no picture).
+        var attaches: Bool { self == .otherSchemesAttach }
+    }
+
     package enum IdentifierRule: Sendable, Equatable {
         case fixed(String)
         /// The entry's own name (OneSignal's key, Airship's `url_id`), else "".
@@ -45,9 +70,9 @@ package final class SDKProfile: Sendable {
     package let rule: MediaRule
     package let failurePolicy: FailurePolicy
     package let identifier: IdentifierRule
-    /// A value that is not an http(s) URL names a file in the app bundle (OneSignal):
-    /// `bundle_resource`, nothing fetched.
-    package let treatsOtherSchemesAsBundleFiles: Bool
+    /// Which values name a file of the app's rather than a URL (OneSignal): nothing is fetched;
+    /// nil: every value is read as a URL.
+    package let bundleFiles: BundleFileRule?
     /// Reads the payload's media entries, as the SDK's own decoder would.
     package let readSpec: @Sendable (Payload) -> MediaSpec
     /// The phone whose rules these are: iOS's extension, or Android's notification code
@@ -57,14 +82,19 @@ package final class SDKProfile: Sendable {
     package let maxRedirects: Int
     /// A connection that takes longer fails the download (Airship on Android: 2 s); nil: the deadline alone.
     package let connectTimeoutSeconds: Double?
+    /// Whose code decodes the picture with BitmapFactory, which ignores its EXIF orientation, as the
+    /// `orientation_ignored` message names it (Firebase's and OneSignal's display code; Airship's on
+    /// Android 8.1 and older); nil: the phone shows the picture upright.
+    package let orientationIgnoredBy: String?
 
     init(
         sdk: SDK, mediaKeys: [[String]], refusesHTTPItself: Bool, deadlineSeconds: Double, sizeCap: SizeCap,
-        rule: MediaRule, failurePolicy: FailurePolicy, identifier: IdentifierRule, treatsOtherSchemesAsBundleFiles: Bool,
+        rule: MediaRule, failurePolicy: FailurePolicy, identifier: IdentifierRule, bundleFiles: BundleFileRule? = nil,
         platform: Platform = .ios, maxRedirects: Int = MediaPolicy.sdkMaxRedirects, connectTimeoutSeconds: Double? = nil,
-        readSpec: @escaping @Sendable (Payload) -> MediaSpec
+        orientationIgnoredBy: String? = nil, readSpec: @escaping @Sendable (Payload) -> MediaSpec
     ) {
         self.platform = platform
+        self.orientationIgnoredBy = orientationIgnoredBy
         self.maxRedirects = maxRedirects
         self.connectTimeoutSeconds = connectTimeoutSeconds
         self.sdk = sdk
@@ -75,7 +105,7 @@ package final class SDKProfile: Sendable {
         self.rule = rule
         self.failurePolicy = failurePolicy
         self.identifier = identifier
-        self.treatsOtherSchemesAsBundleFiles = treatsOtherSchemesAsBundleFiles
+        self.bundleFiles = bundleFiles
         self.readSpec = readSpec
     }
 

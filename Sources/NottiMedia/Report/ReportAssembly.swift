@@ -28,7 +28,7 @@ extension PayloadPlan {
                     ?? profile.failurePolicy.delivery(
                         of: judged.attachments, firstFailure: judged.firstFailure,
                         // OneSignal's bicon resource on Android: an icon of the app's, no picture to show (SPEC 15).
-                        bundled: judged.bundled && profile.platform == .ios, overrides: overrides)
+                        bundled: judged.bundled && profile.bundleFiles?.attaches == true, overrides: overrides)
             }
         }
         if rejected { delivery = FailurePolicyDelivery(outcome: .rejected, reason: .payloadTooLarge) }

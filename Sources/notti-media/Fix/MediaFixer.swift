@@ -187,7 +187,7 @@ struct MediaFixer {
                 return .failure(Failure(code: .tooLarge, message: "the rendition's \(bytes) bytes are over \(need.sdk.rawValue)'s "
                     + "\(need.maxBytes)-byte cap on \(need.platform.rawValue)"))
             }
-            let left = DecoderRules(decoded: decoded).findings(platform: need.platform, sdk: need.sdk)
+            let left = DecoderRules(decoded: decoded).findings(profile: SDKProfile.of(need.sdk, on: need.platform) ?? .androidFCM)
                 .filter { !FixTargets.ignoredCodes.contains($0.code) }
             if let finding = left.first {
                 return .failure(Failure(code: finding.code, message: "the rendition would still fail: \(finding.message)"))

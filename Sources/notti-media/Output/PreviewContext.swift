@@ -39,7 +39,7 @@ struct PreviewContext: Sendable {
         }
         // Send requests' Android records, each under the Android rules that judged it.
         let androidProfiles: [(SDKProfile, String)] = android.map { sdk in
-            (SDKProfile.androidProfiles.first { $0.sdk == sdk } ?? .androidFCM, "\(sdk.displayName) on Android")
+            (SDKProfile.of(sdk, on: .android) ?? .androidFCM, "\(sdk.displayName) on Android")
         }
         return (profiles.map { ($0.profile, $0.displayName) } + androidProfiles).map { profile, name in
             let policy = profile.policy(fetchOptions)
