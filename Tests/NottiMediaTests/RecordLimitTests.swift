@@ -193,6 +193,8 @@ import Testing
         #expect(run.android["reason"] as? String == "no_media")
         #expect(run.android["passed"] as? Bool == true)
         #expect(codes(run.android) == ["bundle_resource"])
+        // Said as Android's display code reads it: a resource of the app, and no picture (not iOS's attached bundle file).
+        #expect(message(run.android).contains("resource of the app") && !message(run.android).contains("attaches"), "\(message(run.android))")
     }
 
     @Test func aRequestWithoutSDKIsJudgedUnderAuto() throws {

@@ -74,11 +74,7 @@ package final class PayloadPlan: Sendable {
         for entry: MediaEntry, profile: SDKProfile, policy: MediaPolicy, checkURL: (JSONValue?, String, Bool) -> MediaURL.Verdict
     ) -> PlannedEntry.Step {
         if let bundleFiles = profile.bundleFiles, case .string(let text) = entry.value, !text.isEmpty {
-            if !bundleFiles.isURL(text) {
-                return .bundleResource(
-                    "the value \(quoted(text)) is not an http(s) URL: \(profile.sdk.displayName) attaches the file of that name "
-                        + "from the app bundle, if the app ships one; make sure it does, or send a URL")
-            }
+            if !bundleFiles.isURL(text) { return .bundleResource(bundleFiles.message(quoted(text), sdk: profile.sdk)) }
         }
         switch checkURL(entry.value, entry.key, policy.allowHTTP) {
         case .absent: return .failed(.invalidURL, "\(entry.key) is missing; \(DiagnosticCode.invalidURL.fix)")

@@ -47,6 +47,18 @@ package final class SDKProfile: Sendable {
 
         /// Whether the phone attaches the file the value names (else it shows no picture).
         var attaches: Bool { self == .otherSchemesAttach }
+
+        /// The `bundle_resource` warning's message for `quotedValue` under `sdk`'s code.
+        func message(_ quotedValue: String, sdk: SDK) -> String {
+            switch self {
+            case .otherSchemesAttach:
+                "the value \(quotedValue) is not an http(s) URL: \(sdk.displayName) attaches the file of that name from the app "
+                    + "bundle, if the app ships one; make sure it does, or send a URL"
+            case .notHTTPPrefixedShowsNone:
+                "the value \(quotedValue) does not start with http:// or https://: \(sdk.displayName)'s Android display code reads "
+                    + "it as a resource of the app, not a picture to download, and shows no big picture; send a URL to show one"
+            }
+        }
     }
 
     package enum IdentifierRule: Sendable, Equatable {
