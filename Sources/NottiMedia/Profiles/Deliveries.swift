@@ -30,11 +30,13 @@ package struct Deliveries: Sendable {
             }
         } else {
             isRequest = false
-            if platforms.includes(.ios) {
-                list.append(Delivery(
-                    plan: PayloadPlan(payload, selection: selection.forAPNsPayload, options: options, policies: policies, checkURL: checkURL),
-                    source: source))
-            }
+            // One delivery, made in a list of its size (a campaign makes one a line).
+            self.list = platforms.includes(.ios) ? [Delivery(
+                plan: PayloadPlan(payload, selection: selection.forAPNsPayload, options: options, policies: policies, checkURL: checkURL),
+                source: source)] : []
+            // Its plan's URLs are the input's: shared, not copied.
+            self.fetches = self.list.first?.plan.fetches ?? []
+            return
         }
         var fetches: [MediaURL] = []
         for delivery in list {

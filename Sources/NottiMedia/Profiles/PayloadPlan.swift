@@ -59,6 +59,9 @@ package final class PayloadPlan: Sendable {
         var planned: [PlannedEntry] = []
         var fetches: [MediaURL] = []
         if case .entries(let entries, _) = spec {
+            // At their size at once: most payloads name one entry, and growing from empty cost a copy.
+            planned.reserveCapacity(entries.count)
+            fetches.reserveCapacity(entries.count)
             for entry in entries {
                 let step = Self.step(for: entry, profile: profile, policy: policy, checkURL: checkURL)
                 if case .fetch(let url) = step, !fetches.contains(where: { $0.string == url.string }) { fetches.append(url) }
