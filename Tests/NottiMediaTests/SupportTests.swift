@@ -47,8 +47,8 @@ import Testing
     }
 
     @Test func recordsAreWrittenInInputOrderEvenWhenTheyArriveFurtherAheadThanTheRing() {
-        struct Numbered: Sendable { var sequence: Int }
-        let writer = OrderedWriter<Numbered>(sequence: \.sequence, capacity: 4)
+        struct Numbered: InputOrdered { var sequence: Int }
+        let writer = OrderedWriter<Numbered>(capacity: 4)
         // Out of order, and as far as 37 ahead of the next to write: the ring of 4 must grow.
         var order = Array(0..<40)
         order.swapAt(0, 39)

@@ -98,7 +98,7 @@ public final class CheckPipeline: @unchecked Sendable {
         batchLimit = 128
         windowSize = max(4 * batchLimit, jobs * 64)
         window = Semaphore(value: windowSize)
-        writer = OrderedWriter(sequence: \.sequence, capacity: windowSize)
+        writer = OrderedWriter(capacity: windowSize)
         fetchPolicy = configuration.selection.fetchPolicy(configuration.options)
         policies = PolicyTable(configuration.options)
         summary = CheckSummary(networks: NetworkProfile.summarized(adding: configuration.options.network))

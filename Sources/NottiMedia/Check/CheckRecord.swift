@@ -48,3 +48,5 @@ public struct CheckRecord: Sendable {
         init(_ report: Report) { self.report = report }
     }
 }
+
+extension CheckRecord: InputOrdered {}
