@@ -29,9 +29,9 @@ extension SDKProfile {
             nil
         }
         if planned.entry.options == nil, let memo = result?.memo {
-            let entry = planned.entry
+            // The two fields read in place: a copy of the whole entry (its value's tree) cost more than the key.
             let key = DownloadMemo.JudgementKey(
-                rule: MediaRule.Key(sdk: sdk, platform: platform, typeField: entry.typeField, identifier: entry.identifier),
+                rule: MediaRule.Key(sdk: sdk, platform: platform, typeField: planned.entry.typeField, identifier: planned.entry.identifier),
                 requestedAtSendTime: requestedAtSendTime, network: network?.name ?? "")
             return memo.judgement(for: key) { judged(verdict(planned, result: result, policy: policy, network: network)) }
         }
