@@ -45,34 +45,12 @@ struct PayloadRewrite {
         var at = text.startIndex
         for edit in edits.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
             output += text[at..<edit.range.lowerBound]
-            output += Self.quoted(edit.text)
+            // The literal as the tool writes every JSON string (one escaper: `JSONWriter`).
+            output += Array(JSONWriter.string(.string(edit.text)).utf8)
             at = edit.range.upperBound
         }
         output += text[at...]
         return output
-    }
-
-    /// A JSON string literal of `text`: quotes, backslashes and control characters escaped, nothing else (`/` stays).
-    static func quoted(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = [UInt8(ascii: "\"")]
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes += Array("\\\"".utf8)
-            case UInt8(ascii: "\\"): bytes += Array("\\\\".utf8)
-            case 0..<0x20: bytes += Array(String(format4: byte).utf8)
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-        return bytes
-    }
-}
-
-private extension String {
-    /// `\u00XX` for a control byte.
-    init(format4 byte: UInt8) {
-        let digits = Array("0123456789abcdef")
-        self = "\\u00" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
     }
 }
 
@@ -114,52 +92,19 @@ struct JSONStringScanner {
         switch bytes[at] {
         case UInt8(ascii: "{"):
             at += 1
-            skipSpace()
-            if at < bytes.endIndex, bytes[at] == UInt8(ascii: "}") {
-                at += 1
-                return true
-            }
-            while true {
-                skipSpace()
-                guard let key = string(isValue: false) else { return false }
-                skipSpace()
-                guard at < bytes.endIndex, bytes[at] == UInt8(ascii: ":") else { return false }
-                at += 1
-                skipSpace()
-                path.append(key)
-                let parsed = value(depth: depth + 1)
-                path.removeLast()
-                guard parsed else { return false }
-                skipSpace()
-                guard at < bytes.endIndex else { return false }
-                if bytes[at] == UInt8(ascii: ",") {
-                    at += 1
-                    continue
-                }
-                guard bytes[at] == UInt8(ascii: "}") else { return false }
-                at += 1
-                return true
+            return items(closedBy: UInt8(ascii: "}")) { scanner in
+                guard let key = scanner.string(isValue: false) else { return false }
+                scanner.skipSpace()
+                guard scanner.at < scanner.bytes.endIndex, scanner.bytes[scanner.at] == UInt8(ascii: ":") else { return false }
+                scanner.at += 1
+                scanner.skipSpace()
+                scanner.path.append(key)
+                defer { scanner.path.removeLast() }
+                return scanner.value(depth: depth + 1)
             }
         case UInt8(ascii: "["):
             at += 1
-            skipSpace()
-            if at < bytes.endIndex, bytes[at] == UInt8(ascii: "]") {
-                at += 1
-                return true
-            }
-            while true {
-                skipSpace()
-                guard value(depth: depth + 1) else { return false }
-                skipSpace()
-                guard at < bytes.endIndex else { return false }
-                if bytes[at] == UInt8(ascii: ",") {
-                    at += 1
-                    continue
-                }
-                guard bytes[at] == UInt8(ascii: "]") else { return false }
-                at += 1
-                return true
-            }
+            return items(closedBy: UInt8(ascii: "]")) { $0.value(depth: depth + 1) }
         case UInt8(ascii: "\""):
             return string(isValue: true) != nil
         default:
@@ -167,6 +112,29 @@ struct JSONStringScanner {
             let start = at
             while at < bytes.endIndex, !",]} \t\r\n".utf8.contains(bytes[at]) { at += 1 }
             return at > start
+        }
+    }
+
+    /// An object's members or an array's elements, after its opening bracket: `item` for each,
+    /// separated by commas, up to `close`.
+    private mutating func items(closedBy close: UInt8, _ item: (inout Self) -> Bool) -> Bool {
+        skipSpace()
+        if at < bytes.endIndex, bytes[at] == close {
+            at += 1
+            return true
+        }
+        while true {
+            skipSpace()
+            guard item(&self) else { return false }
+            skipSpace()
+            guard at < bytes.endIndex else { return false }
+            if bytes[at] == UInt8(ascii: ",") {
+                at += 1
+                continue
+            }
+            guard bytes[at] == close else { return false }
+            at += 1
+            return true
         }
     }
 
