@@ -22,8 +22,8 @@ struct SniffCommand {
         defer { scratch?.remove() }
         var status = ExitCode.success
         let decoder = DecodeWorker()
-        startWorkers(decoder, sniffer: sniffer)
-        for path in options.operands {
+        let sniffedFirst = startWorkers(decoder, sniffer: sniffer)
+        for (index, path) in options.operands.enumerated() {
             if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
             let file: (path: String, bytes: Int)
             do throws(LocalError) {
@@ -41,9 +41,13 @@ struct SniffCommand {
             }
             var report: SniffReport
             do {
-                report = try SniffReport(
-                    path: file.path, bytes: file.bytes, sniffer: sniffer, maxBytes: options.maxBytes ?? MediaPolicy.sdkMaxBytes,
-                    decoder: decoder)
+                let maxBytes = options.maxBytes ?? MediaPolicy.sdkMaxBytes
+                // A file sniffed already, to start the workers, is not sniffed again.
+                report = if let mime = sniffedFirst[index] {
+                    SniffReport(path: file.path, bytes: file.bytes, sniffedMime: mime, maxBytes: maxBytes, decoder: decoder)
+                } else {
+                    try SniffReport(path: file.path, bytes: file.bytes, sniffer: sniffer, maxBytes: maxBytes, decoder: decoder)
+                }
             } catch {
                 Console.fail("cannot read \(path): \(error.message)")
                 status = ExitCode.usage
@@ -93,12 +97,17 @@ struct SniffCommand {
     /// Starts the decode workers the first files will need (pictures, video and audio: one each), so
     /// that they load their libraries side by side while the first files are read, not one after the
     /// other when a list of pictures comes to its first video. The types of regular files among the
-    /// first few are sniffed for this alone, lazily: only until every worker is started.
-    private func startWorkers(_ decoder: DecodeWorker, sniffer: Sniffer) {
-        decoder.prepare(forMimes: options.operands.prefix(64).lazy.compactMap { path -> String? in
-            guard path != "-", let bytes = try? regularFileSize(path), bytes > 0 else { return nil }
-            return try? sniffer.mimeType(ofFileAt: path, size: bytes)
+    /// first few are sniffed for this, lazily: only until every worker is started.
+    /// - Returns: the types sniffed, by the operand's position: their reports use them.
+    private func startWorkers(_ decoder: DecodeWorker, sniffer: Sniffer) -> [Int: String] {
+        var sniffed: [Int: String] = [:]
+        decoder.prepare(forMimes: options.operands.prefix(64).enumerated().lazy.compactMap { index, path -> String? in
+            guard path != "-", let bytes = try? regularFileSize(path), bytes > 0,
+                  let mime = try? sniffer.mimeType(ofFileAt: path, size: bytes) else { return nil }
+            sniffed[index] = mime
+            return mime
         })
+        return sniffed
     }
 
     /// The size of a readable regular file.

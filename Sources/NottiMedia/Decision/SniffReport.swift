@@ -20,7 +20,11 @@ package struct SniffReport: Sendable {
     package init(
         path: String, bytes: Int, sniffer: Sniffer, maxBytes: Int = MediaPolicy.sdkMaxBytes, decoder: DecodeWorker? = nil
     ) throws(SnifferError) {
-        let mime = try sniffer.mimeType(ofFileAt: path, size: bytes)
+        self.init(path: path, bytes: bytes, sniffedMime: try sniffer.mimeType(ofFileAt: path, size: bytes), maxBytes: maxBytes, decoder: decoder)
+    }
+
+    /// As `init(path:bytes:sniffer:…)`, for a file libmagic has already sniffed as `mime`.
+    package init(path: String, bytes: Int, sniffedMime mime: String, maxBytes: Int = MediaPolicy.sdkMaxBytes, decoder: DecodeWorker? = nil) {
         let sniffed = MediaType(sniffedMime: mime)
         self.path = path
         self.sniffedMime = mime
