@@ -106,6 +106,23 @@ package enum FilePaths {
         return names
     }
 
+    /// The whole of the file at `path`.
+    /// - Throws: the errno when it cannot be opened or read.
+    package static func bytes(ofFileAt path: String) throws(Errno) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Errno(errno) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { throw Errno(errno) }
+            guard count > 0 else { return bytes }
+            bytes += block[..<count]
+        }
+    }
+
     /// Gives the bytes at `source` a second name, `target`: a hard link, or a copy
     /// (`copyFile`) where the two cannot share an inode (another file system, a
     /// folder that refuses links). The one way the tool places a file by content

@@ -24,11 +24,12 @@ package enum CertificateFile {
     /// The blocks' base64 is decoded and hashed as it is, without parsing the certificates: OpenSSL 3's
     /// decoders took 17 ms for the system bundle, which a `--cacert` run read on its first connection.
     /// The markers are found with `memchr` and the base64 decoded with its line breaks by OpenSSL's
-    /// streaming decoder: a byte-at-a-time search and a copy without whitespace took 15.5 M
-    /// instructions for Debian's 214 KB bundle (about 4 ms on that first connection), this 1.2 M.
-    /// - Throws: `Errno` when the file cannot be opened.
+    /// streaming decoder: with a byte-at-a-time search and a copy without whitespace, Debian's 214 KB
+    /// bundle took 15.5 M instructions under callgrind, this 12.8 M (5 M of both the SHA-256, which
+    /// valgrind's CPU runs without SHA-NI).
+    /// - Throws: `Errno` when the file cannot be opened or read.
     static func sha256Digests(atPath path: String) throws(Errno) -> [[UInt8]] {
-        let text = try contents(atPath: path)
+        let text = try FilePaths.bytes(ofFileAt: path)
         return text.withUnsafeBytes { bytes -> [[UInt8]] in
             guard let base = bytes.baseAddress else { return [] }
             guard let context = EVP_ENCODE_CTX_new() else { return [] }
@@ -55,22 +56,6 @@ package enum CertificateFile {
             }
             return digests
         }
-    }
-
-    /// The whole of the file at `path`.
-    private static func contents(atPath path: String) throws(Errno) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Errno(errno) }
-        defer { close(descriptor) }
-        var text: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            text += chunk[..<count]
-        }
-        return text
     }
 
     /// Where `needle` first occurs in `bytes` at or after `from` (`memchr` for its first byte,

@@ -129,19 +129,7 @@ package final class RevalidationCache: @unchecked Sendable {
 
     /// Keeps the bytes of the file at `path` under `sha256`, once.
     func storeContent(sha256: String, fromFileAt path: String) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var block = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else {
-                if count < 0 { return }
-                break
-            }
-            bytes += block[..<count]
-        }
+        guard let bytes = try? FilePaths.bytes(ofFileAt: path) else { return }
         lock.withLock {
             var statement: OpaquePointer?
             guard sqlite3_prepare_v2(database, "INSERT OR IGNORE INTO content (sha256, bytes) VALUES (?, ?)", -1, &statement, nil) == SQLITE_OK,
