@@ -313,6 +313,7 @@ import Testing
         let over = try CLI.run(["fix", input.path, "--into", folder.appendingPathComponent("d").path, "--rewrite", folder.path,
                                 "--base-url", "https://cdn.example/"])
         #expect(over.status == 2 && over.stderr.contains("overlaps the payloads"), "never over the originals")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("d").path), "a refused run makes no --into folder")
         // A link in DIR is not the tool's: refused, never followed or removed.
         let linked = folder.appendingPathComponent("linked")
         try FileManager.default.createDirectory(at: linked, withIntermediateDirectories: true)

@@ -22,8 +22,9 @@ struct FixCommand {
         do {
             sources = try PayloadSources(paths: options.operands, cancellation: Signals.cancellation)
             try FixFolder.checkOutside(options.fixInto ?? "", operands: options.operands)
-            folder = try FixFolder(path: options.fixInto ?? "")
+            // Every usage error before the folder is made: a refused run leaves no new folder behind.
             if let rewrite = options.rewriteDirectory { try PayloadRewriter.checkTarget(rewrite, operands: options.operands) }
+            folder = try FixFolder(path: options.fixInto ?? "")
             scratch = try ScratchFolder(environment: environment)
         } catch {
             return Tool.report(error)
