@@ -112,7 +112,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .timeout: "serve it faster or smaller (a CDN near the users)"
         case .tlsError: "give the server a valid certificate for its name, from a trusted CA, and TLS 1.2 or newer"
         case .atsViolation: "serve the media as iOS requires: TLS 1.3 or ECDHE suites, a certificate naming the host in its subjectAltName, with serverAuth, at most 398 days and SCTs"
-        case .networkError: "check the host name and that the server accepts connections"
+        case .networkError: "check the host name, and that the server accepts connections and sends whole, well-formed responses"
         case .blockedAddress: "serve the media from a public address"
         case .writeError: "free space in the attachment folder, or choose another one"
         case .invalidMediaSpec: "give the SDK's media key the fields its extension reads"
