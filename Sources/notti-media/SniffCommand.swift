@@ -26,11 +26,14 @@ struct SniffCommand {
         for (index, path) in options.operands.enumerated() {
             if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
             let file: (path: String, bytes: Int)
+            // Standard input is read to one byte past the global bound (SPEC 12); a file's size is its own.
+            var cut = false
             do throws(LocalError) {
                 if path == "-" {
                     if scratch == nil { scratch = try ScratchFolder(environment: ProcessFacts.environment()) }
                     guard let folder = scratch else { continue }
                     file = try folder.copyStandardInput()
+                    cut = file.bytes > DeviceModel.largestLimitBytes
                 } else {
                     file = (path, try regularFileSize(path))
                 }
@@ -44,9 +47,9 @@ struct SniffCommand {
                 let maxBytes = options.maxBytes ?? MediaPolicy.sdkMaxBytes
                 // A file sniffed already, to start the workers, is not sniffed again.
                 report = if let mime = sniffedFirst[index] {
-                    SniffReport(path: file.path, bytes: file.bytes, sniffedMime: mime, maxBytes: maxBytes, decoder: decoder)
+                    SniffReport(path: file.path, bytes: file.bytes, cut: cut, sniffedMime: mime, maxBytes: maxBytes, decoder: decoder)
                 } else {
-                    try SniffReport(path: file.path, bytes: file.bytes, sniffer: sniffer, maxBytes: maxBytes, decoder: decoder)
+                    try SniffReport(path: file.path, bytes: file.bytes, cut: cut, sniffer: sniffer, maxBytes: maxBytes, decoder: decoder)
                 }
             } catch {
                 Console.fail("cannot read \(path): \(error.message)")

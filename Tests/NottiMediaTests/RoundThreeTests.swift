@@ -49,6 +49,22 @@ import Testing
         #expect(!result.stdout.contains("52428801"))
     }
 
+    @Test func aLargeRegularFileIsItsOwnSizeNotMoreThanTheReadBound() throws {
+        // The same 60,000,000 bytes as a file: stat gives its size, so the lines say it (as --format json's bytes does).
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let zeros = folder.appendingPathComponent("zeros")
+        #expect(FileManager.default.createFile(atPath: zeros.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: zeros)
+        try handle.truncate(atOffset: 60_000_000)
+        try handle.close()
+        let result = try CLI.run(["sniff", zeros.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(", 60000000 bytes, over the iOS image limit"), "\(result.stdout)")
+        #expect(result.stdout.contains("error: too_large: 60000000 bytes is over the SDK's 10485760-byte limit"))
+        #expect(!result.stdout.contains("more than"))
+    }
+
     @Test func oneSignalsCapHoldsAnnouncedLengthsOnlyAStreamRunsToIOSsLimit() throws {
         let text = #"{"aps": {"alert": "x", "mutable-content": 1}, "att": {"a": "\#(server.url("/endless?filename=a.jpg"))"}}"#
         let run = try ProcessRun.fetch("", ["--sdk", "onesignal"], payloadText: text)

@@ -15,16 +15,23 @@ package struct SniffReport: Sendable {
     package let size: String
 
     /// Sniffs the file at `path` (`bytes` long), judges it against the SDK's size cap and, with
-    /// `decoder`, as the phone's decoder reads it (the Notti iOS record's verdicts).
+    /// `decoder`, as the phone's decoder reads it (the Notti iOS record's verdicts). `cut`: the file holds
+    /// the first bytes of a stream, read to one byte past the global bound (SPEC 12), so its own size is not
+    /// known; a regular file's is, however large.
     /// - Throws: `SnifferError` when libmagic cannot read the file.
     package init(
-        path: String, bytes: Int, sniffer: Sniffer, maxBytes: Int = MediaPolicy.sdkMaxBytes, decoder: DecodeWorker? = nil
+        path: String, bytes: Int, cut: Bool = false, sniffer: Sniffer, maxBytes: Int = MediaPolicy.sdkMaxBytes,
+        decoder: DecodeWorker? = nil
     ) throws(SnifferError) {
-        self.init(path: path, bytes: bytes, sniffedMime: try sniffer.mimeType(ofFileAt: path, size: bytes), maxBytes: maxBytes, decoder: decoder)
+        self.init(path: path, bytes: bytes, cut: cut, sniffedMime: try sniffer.mimeType(ofFileAt: path, size: bytes),
+                  maxBytes: maxBytes, decoder: decoder)
     }
 
-    /// As `init(path:bytes:sniffer:…)`, for a file libmagic has already sniffed as `mime`.
-    package init(path: String, bytes: Int, sniffedMime mime: String, maxBytes: Int = MediaPolicy.sdkMaxBytes, decoder: DecodeWorker? = nil) {
+    /// As `init(path:bytes:cut:sniffer:…)`, for a file libmagic has already sniffed as `mime`.
+    package init(
+        path: String, bytes: Int, cut: Bool = false, sniffedMime mime: String, maxBytes: Int = MediaPolicy.sdkMaxBytes,
+        decoder: DecodeWorker? = nil
+    ) {
         let sniffed = MediaType(sniffedMime: mime)
         self.path = path
         self.sniffedMime = mime
@@ -34,8 +41,7 @@ package struct SniffReport: Sendable {
         let limit = IOSLimit(type.kind)
         self.withinIOSLimit = bytes <= limit.decimalBytes
         var found: [Diagnostic] = []
-        // A stream is read to one byte past the global bound (SPEC 12): past it, its size is not known.
-        let size = bytes > DeviceModel.largestLimitBytes ? "more than \(DeviceModel.largestLimitBytes) bytes" : "\(bytes) bytes"
+        let size = cut ? "more than \(DeviceModel.largestLimitBytes) bytes" : "\(bytes) bytes"
         self.size = size
         if bytes == 0 {
             found.append(.error(.emptyMedia, "the file is empty"))
