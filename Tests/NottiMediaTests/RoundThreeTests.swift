@@ -65,6 +65,30 @@ import Testing
         #expect(!result.stdout.contains("more than"))
     }
 
+    @Test func aStreamCutAtTheReadBoundIsNotDecodedAWholeFileIs() throws {
+        // A real JPEG padded with zeros to 60,000,000 bytes decodes whole; on standard input it is read to one
+        // byte past the bound, and decoding that cut would blame the file for the tool's own stop.
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let padded = folder.appendingPathComponent("padded.jpg")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: Paths.medium("photo.jpg")))
+        bytes.append(Data(count: 60_000_000 - bytes.count))
+        try bytes.write(to: padded)
+        func sniff(_ command: String) throws -> [String: Any] {
+            let result = try CLI.run(executable: "/bin/sh", ["-c", command, CLI.binary, padded.path])
+            #expect(result.status == 1)
+            return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        }
+        let codes = { (record: [String: Any]) in (record["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String } }
+        let stream = try sniff("\"$0\" sniff --format json - < \"$1\"")
+        #expect(stream["decoded"] is NSNull)
+        #expect(codes(stream) == ["too_large", "too_large"])
+        let file = try sniff("\"$0\" sniff --format json \"$1\"")
+        let decoded = try #require(file["decoded"] as? [String: Any])
+        #expect(decoded["format"] as? String == "jpeg" && decoded["complete"] as? Bool == true, "\(decoded)")
+        #expect(codes(file) == ["too_large", "too_large"])
+    }
+
     @Test func oneSignalsCapHoldsAnnouncedLengthsOnlyAStreamRunsToIOSsLimit() throws {
         let text = #"{"aps": {"alert": "x", "mutable-content": 1}, "att": {"a": "\#(server.url("/endless?filename=a.jpg"))"}}"#
         let run = try ProcessRun.fetch("", ["--sdk", "onesignal"], payloadText: text)

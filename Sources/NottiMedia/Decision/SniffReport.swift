@@ -9,7 +9,8 @@ package struct SniffReport: Sendable {
     /// video 50 MB), read in decimal megabytes: with no extension to run, the strict reading.
     package var withinIOSLimit: Bool
     package var diagnostics: [Diagnostic]
-    /// What the phone's decoder makes of the file (SPEC 17); nil when no decoder reads its type.
+    /// What the phone's decoder makes of the file (SPEC 17); nil when no decoder reads its type, or the
+    /// file is a stream cut at the read bound.
     package var decoded: DecodedMedia?
     /// The size as people read it: "N bytes", or "more than 52428800 bytes" for a stream cut at the read bound.
     package let size: String
@@ -60,7 +61,8 @@ package struct SniffReport: Sendable {
         case .refuses(let message): found.append(.error(.tooLarge, message))
         }
         // Named by content, as downloads are: copies of one file (a campaign's folder) are decoded once.
-        if bytes > 0, let decoder, DecodedMedia.kind(ofMime: mime) != nil,
+        // A cut stream is not decoded: its end is the read bound's, not the file's (SPEC 17 reads whole files).
+        if bytes > 0, !cut, let decoder, DecodedMedia.kind(ofMime: mime) != nil,
            let decoded = decoder.decode(fileAt: path, mime: mime, sha256: SHA256.hex(ofFileAt: path), within: MediaPolicy.sdkTimeoutSeconds) {
             self.decoded = decoded
             found += DecoderRules(decoded: decoded).findings(profile: .notti)

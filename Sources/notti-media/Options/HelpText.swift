@@ -167,11 +167,13 @@ enum HelpText {
     static let sniff = """
         Usage: notti-media sniff FILE...|- [options]
 
-        The type decision for local files (- reads one file from standard input, as file - does),
-        with no network: the MIME type libmagic finds,
-        the attachment type (jpg when none of the five fits), its size, and iOS's verdict on
-        its per-type attachment limit (audio 5 MB, image 10 MB, video 50 MB): the verdict
-        process and check give the same bytes.
+        The type decision for local files (- reads one file from standard input, as file - does,
+        to one byte past 52428800), with no network: the MIME type libmagic finds,
+        the attachment type (jpg when none of the five fits), its size, iOS's verdict on
+        its per-type attachment limit (audio 5 MB, image 10 MB, video 50 MB), and what the
+        phone's decoder makes of a picture, video or sound (its size, codecs, whether it
+        decodes whole; not for input cut at that bound): the verdicts process and check
+        give the same bytes.
         Exit 0 when every file passes, 1 when one has an error (with --strict: a warning),
         2 for bad usage or a file that cannot be read.
 
