@@ -25,17 +25,15 @@ struct SniffCommand {
         let sniffedFirst = startWorkers(decoder, sniffer: sniffer)
         for (index, path) in options.operands.enumerated() {
             if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
-            let file: (path: String, bytes: Int)
-            // Standard input is read to one byte past the global bound (SPEC 12); a file's size is its own.
-            var cut = false
+            // A regular file's size is its own; standard input's is known up to the read bound (SPEC 12).
+            let file: (path: String, bytes: Int, cut: Bool)
             do throws(LocalError) {
                 if path == "-" {
                     if scratch == nil { scratch = try ScratchFolder(environment: ProcessFacts.environment()) }
                     guard let folder = scratch else { continue }
                     file = try folder.copyStandardInput()
-                    cut = file.bytes > DeviceModel.largestLimitBytes
                 } else {
-                    file = (path, try regularFileSize(path))
+                    file = (path, try regularFileSize(path), false)
                 }
             } catch {
                 Console.fail(error.message)
@@ -47,9 +45,9 @@ struct SniffCommand {
                 let maxBytes = options.maxBytes ?? MediaPolicy.sdkMaxBytes
                 // A file sniffed already, to start the workers, is not sniffed again.
                 report = if let mime = sniffedFirst[index] {
-                    SniffReport(path: file.path, bytes: file.bytes, cut: cut, sniffedMime: mime, maxBytes: maxBytes, decoder: decoder)
+                    SniffReport(path: file.path, bytes: file.bytes, cut: file.cut, sniffedMime: mime, maxBytes: maxBytes, decoder: decoder)
                 } else {
-                    try SniffReport(path: file.path, bytes: file.bytes, cut: cut, sniffer: sniffer, maxBytes: maxBytes, decoder: decoder)
+                    try SniffReport(path: file.path, bytes: file.bytes, cut: file.cut, sniffer: sniffer, maxBytes: maxBytes, decoder: decoder)
                 }
             } catch {
                 Console.fail("cannot read \(path): \(error.message)")

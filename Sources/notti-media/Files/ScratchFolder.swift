@@ -25,10 +25,11 @@ final class ScratchFolder {
         try Spool(in: path, purpose: purpose)
     }
 
-    /// Removes the folder; spools must be closed (removed) first.
     /// Standard input, copied to a new file here (`sniff -`), at most one byte past
     /// the global read bound: enough to judge anything a download could be.
-    func copyStandardInput() throws(LocalError) -> (path: String, bytes: Int) {
+    /// - Returns: the file, its size, and whether the copy stopped at that bound
+    ///   (`cut`: the stream's own size is not known, and its end is not the file's).
+    func copyStandardInput() throws(LocalError) -> (path: String, bytes: Int, cut: Bool) {
         let (path, output) = switch OwnedPaths.run.createUniqueFile(in: self.path, prefix: "stdin-") {
         case .success(let made): made
         case .failure(let error): throw LocalError("cannot make a temporary file in \(self.path): \(error.message)")
@@ -52,9 +53,10 @@ final class ScratchFolder {
             }
             total += count
         }
-        return (path, total)
+        return (path, total, total == limit)
     }
 
+    /// Removes the folder; spools must be closed (removed) first.
     func remove() {
         OwnedPaths.run.removeFolder(path)
     }
