@@ -59,7 +59,7 @@ struct CheckCommand {
         do {
             format = try Self.makeFormat(options, scratch: scratch)
             // One decode worker for the run: the downloads' verdicts and the page's pictures.
-            let decoder = DecodeWorker()
+            let decoder = Tool.decoder(options)
             preview = try options.htmlPath.map { path in
                 try HTMLPreview(
                     path: path, spool: scratch.makeSpool("the --html page"), context: PreviewContext(options: options),
@@ -103,6 +103,7 @@ struct CheckCommand {
         summary.seconds = (MonotonicInstant.now - started) / .seconds(1)
         summary.startedAt = startedAt
         summary.strict = options.strict
+        summary.decoded = !options.noDecode
         summary.shard = options.shard
         summary.operandsDigest = CheckSummary.digest(ofOperands: options.operands)
         progress?.clear()

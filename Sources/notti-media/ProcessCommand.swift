@@ -40,7 +40,7 @@ struct ProcessCommand {
         do {
             serviceExtension = try ServiceExtension(
                 options: Tool.fetchOptions(from: options), selection: options.sdk, outputDirectory: outputDirectory,
-                ownedPaths: .run, cache: Tool.openCache(options))
+                ownedPaths: .run, cache: Tool.openCache(options), decoder: Tool.decoder(options))
         } catch {
             Console.fail(error.message)
             return ExitCode.localFailure

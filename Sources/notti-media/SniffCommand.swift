@@ -21,7 +21,7 @@ struct SniffCommand {
         var scratch: ScratchFolder?
         defer { scratch?.remove() }
         var status = ExitCode.success
-        let decoder = DecodeWorker()
+        let decoder = Tool.decoder(options)
         let sniffedFirst = startWorkers(decoder, sniffer: sniffer)
         for (index, path) in options.operands.enumerated() {
             if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
@@ -70,7 +70,7 @@ struct SniffCommand {
         var lines = [
             "\(textEscape(report.path)): \(textEscape(report.sniffedMime)) -> \(report.type.rawValue) (\(report.type.uti))"
                 + "\(report.fallback ? ", fallback" : ""), \(report.size), \(limit) the iOS \(report.type.kind.rawValue) limit"
-                + (report.decoded.map { ", decoded: \(textEscape(Self.describe($0)))" } ?? "")
+                + (report.decoded.map { ", decoded: \(textEscape(Self.describe($0)))" } ?? (options.noDecode ? ", not decoded (--no-decode)" : ""))
         ]
         lines += report.diagnostics.map { FindingLine.format($0, source: report.path) }
         return lines.joined(separator: "\n")

@@ -24,6 +24,10 @@ enum Tool {
             // Before any thread starts (threads inherit the blocked signals); --help and --version need none.
             Signals.install()
             raiseOpenFileLimit()
+            if let missing = missingDecodeWorker(options) {
+                Console.fail(missing)
+                return finalStatus(ExitCode.usage)
+            }
             let status: Int32
             switch options.command {
             case .process: status = ProcessCommand(options: options).run()
@@ -45,6 +49,23 @@ enum Tool {
         guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
         _ = setrlimit(resource, &limit)
+    }
+
+    /// Why the run cannot start without the decode worker, or nil: a check that decodes nothing
+    /// would pass a broken picture or an `hev1` video (SPEC 17), so its absence is an error of the
+    /// install, unless `--no-decode` says the user knows (`fix` draws its renditions with it).
+    private static func missingDecodeWorker(_ options: Options) -> String? {
+        guard options.command != .merge, !options.noDecode, DecodeWorker.locate() == nil else { return nil }
+        let fix = options.command == .fix
+            ? "reinstall notti-media (fix draws its renditions with the worker)"
+            : "reinstall notti-media, or pass --no-decode to check without decoding (media.decoded is null, no decoder finding)"
+        return "the decode worker notti-media-decode is not installed beside notti-media (nor in ../lib/notti-media, "
+            + "nor named by NOTTI_MEDIA_DECODER): files cannot be read as the phone reads them; \(fix)"
+    }
+
+    /// The run's decode worker: none under `--no-decode`.
+    static func decoder(_ options: Options) -> DecodeWorker {
+        options.noDecode ? DecodeWorker(off: ()) : DecodeWorker()
     }
 
     /// Says `error` in one line and returns its exit status (2 for anything unexpected).
@@ -87,6 +108,6 @@ enum Tool {
         FetchOptions(
             maxBytes: options.maxBytes, timeoutSeconds: options.timeoutSeconds, allowHTTP: options.allowHTTP,
             extraCAFile: options.caFile, connectTo: options.connectTo, denyPrivateNetworks: options.denyPrivateNetworks,
-            network: options.network)
+            network: options.network, decodes: !options.noDecode)
     }
 }

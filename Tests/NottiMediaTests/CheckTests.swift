@@ -32,6 +32,21 @@ import Testing
         return path
     }
 
+    /// A text-only push (no media key, no mutable-content) passes: a warning under notti, nothing under braze (SPEC 7).
+    @Test func aTextOnlyPushPassesUnderEveryProfile() throws {
+        let text = #"{"aps":{"alert":"Your order shipped"},"notification_id":"n-9"}"#
+        let notti = try check(["-", "--out", Paths.temporaryFolder().path], stdin: text + "\n")
+        #expect(notti.status == 0, "\(notti.stdout)")
+        #expect(notti.stdout.hasPrefix("-:1: warning: mutable_content_missing: "), "\(notti.stdout)")
+        let braze = try check(["-", "--sdk", "braze", "--out", Paths.temporaryFolder().path], stdin: text + "\n")
+        #expect(braze.status == 0, "\(braze.stdout)")
+        #expect(!braze.stdout.contains("mutable_content_missing"), "\(braze.stdout)")
+        let withMedia = #"{"aps":{"alert":"x"},"notification_id":"n-9","notti_image_url":"\#(server.url("/media/logo.png"))"}"#
+        let failing = try check(["-", "--out", Paths.temporaryFolder().path], stdin: withMedia + "\n")
+        #expect(failing.status == 1)
+        #expect(failing.stdout.contains("-:1: error: mutable_content_missing: "), "\(failing.stdout)")
+    }
+
     @Test func mixedInputsAreCheckedInOrderWithSourcesNamed() throws {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -163,16 +163,41 @@ import Testing
         #expect(text.stdout.contains("error: unplayable_video"), "\(text.stdout)")
     }
 
-    /// A tool without its worker (copied alone) says so once and decodes nothing, rather than look as if it had.
-    @Test func aToolWithoutItsWorkerSaysSo() throws {
+    /// A tool without its worker (copied alone) refuses to check, rather than pass what it could not
+    /// decode (exit 2, before anything is read), unless `--no-decode` says the user knows; then every
+    /// record and the summary say that nothing was decoded.
+    @Test func aToolWithoutItsWorkerStopsUnlessToldNoDecode() throws {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let lone = folder.appendingPathComponent("notti-media").path
         try FileManager.default.copyItem(atPath: CLI.binary, toPath: lone)
-        let result = try CLI.run(executable: lone, ["sniff", "--format", "json", Paths.fixtures.appendingPathComponent("decode/photo.jpg").path])
-        #expect(result.stderr.split(separator: "\n").filter { $0.contains("decode worker notti-media-decode is not installed") }.count == 1)
-        #expect(result.json["decoded"] is NSNull)
-        #expect(result.status == 0)
+        let hev1 = Paths.fixtures.appendingPathComponent("decode/hev1.mp4").path
+        for command in [["sniff", hev1], ["check", "-"], ["process", "-"], ["fix", "-", "--into", folder.appendingPathComponent("fixed").path]] {
+            let result = try CLI.run(executable: lone, command, stdin: "")
+            #expect(result.status == 2, "\(command)")
+            #expect(result.stderr.hasPrefix("notti-media: the decode worker notti-media-decode is not installed beside notti-media"), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1)
+            #expect(result.stdout.isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("fixed").path))
+        let sniffed = try CLI.run(executable: lone, ["sniff", "--no-decode", "--format", "json", hev1])
+        #expect(sniffed.status == 0, "an hev1 video is unplayable_video only when decoded: \(sniffed.stdout)")
+        #expect(sniffed.stderr.isEmpty)
+        #expect(sniffed.json["decoded"] is NSNull)
+        let text = try CLI.run(executable: lone, ["sniff", "--no-decode", hev1])
+        #expect(text.stdout.contains(", not decoded (--no-decode)"), "\(text.stdout)")
+        let payload = #"{"aps": {"alert": "hi", "mutable-content": 1}, "notification_id": "n", "notti_image_url": "\#(Self.server.url("/media/corrupt.jpg"))"}"#
+        let out = folder.appendingPathComponent("out").path
+        let json = try CLI.run(
+            executable: lone, ["check", "-", "--no-decode", "--format", "json", "--cacert", Paths.testCA, "--out", out], stdin: payload + "\n")
+        #expect(json.status == 0, "\(json.stdout)")
+        let lines = json.stdout.split(separator: "\n").map { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? [:] }
+        let media = lines.first?["media"] as? [String: Any]
+        #expect(media?["decoded"] is NSNull)
+        #expect((media?["limits"] as? [String: Any])?["decoded"] as? Bool == false)
+        #expect((lines.last?["summary"] as? [String: Any])?["decoded"] as? Bool == false)
+        let text2 = try CLI.run(executable: lone, ["check", "-", "--no-decode", "--cacert", Paths.testCA, "--out", out], stdin: payload + "\n")
+        #expect(text2.stdout.contains("\nnot decoded (--no-decode): "), "\(text2.stdout)")
     }
 
     /// Notti sniffs, and Braze states the type in the payload: both attach the broken file, and both fail.

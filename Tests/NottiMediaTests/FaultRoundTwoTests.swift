@@ -5,8 +5,8 @@ import Testing
 /// descriptors, unreadable operands, the read bound, and the tests' own homes.
 extension FaultTests {
     /// Runs `notti-media ARGS` through `sh -c` with `redirection` (`<&-`, `>&-`).
-    private func shell(_ arguments: String, _ redirection: String, stdin: String? = nil) throws -> CLI.Result {
-        try CLI.run(executable: "/bin/sh", ["-c", "exec '\(CLI.binary)' \(arguments) \(redirection)"], stdin: stdin)
+    private func shell(_ arguments: String, _ redirection: String, stdin: String? = nil, environment: [String: String] = [:]) throws -> CLI.Result {
+        try CLI.run(executable: "/bin/sh", ["-c", "exec '\(CLI.binary)' \(arguments) \(redirection)"], stdin: stdin, environment: environment)
     }
 
     @Test(arguments: ["process -", "check -", "sniff -", "merge -", "check --format json -", "process --report -"])
@@ -86,6 +86,17 @@ extension FaultTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.json["path"] as? String == "-")
         #expect(result.json["sniffedMime"] as? String == "image/png")
+    }
+
+    /// `sniff -` copies standard input to a file of its own and removes it, on every way out.
+    @Test(arguments: ["sniff -", "sniff - --format json", "sniff - /nonexistent.png"])
+    func sniffOfStandardInputLeavesNothingInTMPDIR(arguments: String) throws {
+        let tmp = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let result = try shell(
+            "\(arguments)", "< '\(Paths.packageRoot.path)/Tests/Fixtures/media/logo.png'", environment: ["TMPDIR": tmp.path])
+        #expect(result.stdout.contains("image/png"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
     }
 
     @Test func testsNeverTouchTheUsersOwnCache() throws {

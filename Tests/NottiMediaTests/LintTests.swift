@@ -24,6 +24,19 @@ import Testing
         #expect(try codes(json) == ["mutable_content_missing"])
     }
 
+    /// A text push (no media key) without mutable-content loses no media: under notti only
+    /// the received event (a warning), under the other profiles nothing (SPEC 7).
+    @Test func aTextPushWithoutMutableContentIsAWarningUnderNottiAndNothingElsewhere() throws {
+        let text = try Payload(json: Array(#"{"aps":{"alert":"x"},"notification_id":"n"}"#.utf8))
+        let notti = Lints.payloadDiagnostics(for: text, sdk: .notti, namesMedia: false)
+        #expect(notti.map(\.codeText) == ["mutable_content_missing"])
+        #expect(notti.map(\.severity) == [.warning])
+        for sdk in SDK.allCases where sdk != .notti {
+            #expect(Lints.payloadDiagnostics(for: text, sdk: sdk, namesMedia: false).isEmpty, "\(sdk)")
+        }
+        #expect(Lints.payloadDiagnostics(for: text, sdk: .braze, namesMedia: true).map(\.severity) == [.error])
+    }
+
     @Test(arguments: [
         #"{"aps":{"content-available":1,"mutable-content":1},"notification_id":"n"}"#,
         #"{"aps":{"badge":3,"mutable-content":1},"notification_id":"n"}"#,

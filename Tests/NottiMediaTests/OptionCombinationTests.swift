@@ -21,6 +21,33 @@ import Testing
         #expect(result.stderr == message)
     }
 
+    /// `--html --cacert ca.pem` forgot the page's name: the next flag is not taken as it (SPEC 10).
+    @Test(arguments: [
+        (["check", "--html", "--cacert", "ca.pem", "x.json"], "--html", "--cacert"),
+        (["check", "x.json", "--out", "--strict"], "--out", "--strict"),
+        (["process", "--timeout", "--quiet", "x.json"], "--timeout", "--quiet"),
+        (["sniff", "--format", "--json", "x.png"], "--format", "--json"),
+    ])
+    func anOptionsValueIsNeverTheNextFlag(arguments: [String], option: String, next: String) throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CLI.run(arguments.map { $0 == "x.json" || $0 == "x.png" ? folder.appendingPathComponent($0).path : $0 }, stdin: "")
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("notti-media: \(option) expects "), "\(result.stderr)")
+        #expect(result.stderr.contains("not the option '\(next)'"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: Paths.packageRoot.appendingPathComponent(next).path))
+    }
+
+    @Test func aValueThatStartsWithTwoDashesIsGivenWithEquals() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("--page.html").path
+        let result = try CLI.run(["check", "-", "--html=\(page)", "--allow-empty"], stdin: "")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: page))
+    }
+
     @Test func oneJPEGIsOneTypeInTheSummaryWhateverTheSDKCallsIt() throws {
         let photo = server.url("/media/photo.jpg")
         let lines = [

@@ -68,7 +68,7 @@ public final class CheckPipeline: @unchecked Sendable {
     private let fetchPolicy: MediaPolicy
     private let policies: PolicyTable
     private let writer: OrderedWriter<CheckRecord>
-    private let fetchers: [Handoff<ServiceExtension>]
+    private let fetchers: [Handoff<MediaDownloader>]
     /// The run's working files by content, shared by the fetch workers; freed by `finish`.
     private let workingFiles = WorkingFiles()
     /// Makes the attachment files each report lists, on the thread that finishes the report.
@@ -109,16 +109,13 @@ public final class CheckPipeline: @unchecked Sendable {
         } catch {
             throw ServiceExtensionError(message: error.message)
         }
-        var fetchers: [Handoff<ServiceExtension>] = []
+        let folder = try MediaDownloader.checkedFolder(configuration.outputDirectory)
         let probes = ForwardSecrecyProbes()
-        let decoder = configuration.decoder
-        for _ in 0..<jobs {
-            fetchers.append(Handoff(value: try ServiceExtension(
-                options: configuration.options, selection: configuration.selection,
-                outputDirectory: configuration.outputDirectory, ownedPaths: .run, sniffers: sniffers, cache: configuration.cache,
-                workingFiles: workingFiles, probes: probes, decoder: decoder)))
+        fetchers = (0..<jobs).map { [workingFiles] _ in
+            Handoff(value: MediaDownloader(
+                options: configuration.options, outputDirectory: folder, ownedPaths: .run, sniffers: sniffers,
+                cache: configuration.cache, workingFiles: workingFiles, probes: probes, decoder: configuration.decoder))
         }
-        self.fetchers = fetchers
         placement = fetchers[0].value.placement
         let perHost = max(1, configuration.hostConnections)
         lanes = (0..<((jobs + perHost - 1) / perHost)).map { _ in BlockingQueue<FetchJob>() }
@@ -320,10 +317,10 @@ public final class CheckPipeline: @unchecked Sendable {
         return lanes[Int(hash % UInt64(lanes.count))]
     }
 
-    private func fetchLoop(_ serviceExtension: ServiceExtension, lane: BlockingQueue<FetchJob>) {
+    private func fetchLoop(_ downloader: MediaDownloader, lane: BlockingQueue<FetchJob>) {
         while let job = lane.pop() {
             guard !isCancelled,
-                  let result = serviceExtension.fetchMedia(job.url, policy: job.policy, cancellation: configuration.cancellation)
+                  let result = downloader.download(job.url, policy: job.policy, cancellation: configuration.cancellation)
             else {
                 if job.isRequest { requestCache.abandon(FetchKey(url: job.url.string, policy: job.policy)) } else { cache.abandon(job.url.string) }
                 continue

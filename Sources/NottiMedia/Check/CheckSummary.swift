@@ -11,6 +11,8 @@ public struct CheckSummary: Sendable {
     public var finishedOutOfOrder = 0
     /// Warnings failed payloads too (`--strict`).
     package var strict = false
+    /// False under `--no-decode`: no file was read by the phone's decoders (said in both outputs).
+    package var decoded = true
     /// The shard this run checked (`--shard I/N`), if it checked one.
     package var shard: (index: Int, count: Int)?
     /// A digest of the run's operands: shards of one input carry the same one, so `merge` can tell.
@@ -260,6 +262,7 @@ public struct CheckSummary: Sendable {
                 })),
                 JSONMember("interrupted", .bool(interrupted)),
                 JSONMember("strict", .bool(strict)),
+            ] + (decoded ? [] : [JSONMember("decoded", .bool(false))]) + [
                 JSONMember("shard", shard.map { .object([JSONMember("index", .int($0.index)), JSONMember("count", .int($0.count))]) } ?? .null),
                 JSONMember("operands", .optional(operandsDigest)),
                 JSONMember("timings", seconds == nil && startedAt == nil ? .null : .object([

@@ -73,6 +73,7 @@ extension CheckSummary {
         }
         var merged = CheckSummary(networks: networks)
         merged.strict = first["strict"] == .bool(true)
+        merged.decoded = first["decoded"] != .bool(false)
         merged.operandsDigest = first["operands"]?.stringValue
         for summary in summaries {
             merged.payloads += summary["payloads"]?.intValue ?? 0

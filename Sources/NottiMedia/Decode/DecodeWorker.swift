@@ -20,6 +20,8 @@ package final class DecodeWorker: Sendable {
     /// Nil when there is no worker executable (a library user without it): nothing is decoded.
     private let pictures: WorkerProcess?
     private let streams: WorkerProcess?
+    /// Off (`--no-decode`): nothing is decoded, and a missing worker is not news.
+    private let off: Bool
 
     /// - Parameter executable: the worker to run; nil: `notti-media-decode` beside the running executable
     ///   (`NOTTI_MEDIA_DECODER` names another).
@@ -27,6 +29,14 @@ package final class DecodeWorker: Sendable {
         let executable = executable ?? Self.locate()
         pictures = executable.map { WorkerProcess(executable: $0, kind: .pictures) }
         streams = executable.map { WorkerProcess(executable: $0, kind: .streams) }
+        off = false
+    }
+
+    /// No worker (`--no-decode`: the user knows files are not decoded): every decode answers nil, silently.
+    package init(off: Void) {
+        pictures = nil
+        streams = nil
+        self.off = true
     }
 
     /// The worker that reads files sniffed as `mime`.
@@ -48,7 +58,7 @@ package final class DecodeWorker: Sendable {
 
     /// `$NOTTI_MEDIA_DECODER`, else `notti-media-decode` in the running executable's folder (a build),
     /// else in `../lib/notti-media/` from it (the package: /usr/lib/notti-media).
-    static func locate() -> String? {
+    package static func locate() -> String? {
         if let named = getenv("NOTTI_MEDIA_DECODER").map({ String(cString: $0) }), !named.isEmpty {
             return access(named, X_OK) == 0 ? named : nil
         }
@@ -93,7 +103,7 @@ package final class DecodeWorker: Sendable {
     package func decode(opening open: () -> Int32, mime: String, sha256: String?, within seconds: Double) -> DecodedMedia? {
         guard DecodedMedia.kind(ofMime: mime) != nil else { return nil }
         guard let worker = worker(for: mime) else {
-            Self.sayMissingOnce()
+            if !off { Self.sayMissingOnce() }
             return nil
         }
         let descriptor = open()
@@ -110,7 +120,7 @@ package final class DecodeWorker: Sendable {
         source: Int32, mime: String, drawnRows: Int?, renditions: [String], outputs: [Int32], within seconds: Double
     ) -> String? {
         guard let pictures else {
-            Self.sayMissingOnce()
+            if !off { Self.sayMissingOnce() }
             return "the decode worker is not installed"
         }
         let request = "render\n\(mime)\n\(drawnRows.map(String.init) ?? "-")\n\(renditions.joined(separator: " "))"
@@ -152,7 +162,7 @@ package final class DecodeWorker: Sendable {
         source: Int32, mime: String, maxSide: Int, targetBytes: Int, cap: Int, output: Int32, within seconds: Double
     ) -> Result<FixedMedia, DecodeFailure> {
         guard let worker = worker(for: mime) else {
-            Self.sayMissingOnce()
+            if !off { Self.sayMissingOnce() }
             return .failure(DecodeFailure(message: "the decode worker is not installed"))
         }
         switch worker.request("fix\n\(mime)\n\(maxSide)\n\(targetBytes)\n\(cap)", descriptors: [source, output],

@@ -8,6 +8,12 @@ package enum MediaSpec: Sendable {
     /// One or more entries to fetch (an empty list is `no_media`), and text that
     /// replaces the content's on success (Airship's `content`).
     case entries([MediaEntry], overrides: ContentOverrides?)
+
+    /// The payload carries the SDK's media key (a text push does not).
+    package var namesMedia: Bool {
+        if case .absent = self { return false }
+        return true
+    }
 }
 
 /// One attachment an SDK would try to make.

@@ -182,6 +182,7 @@ package final class SDKProfile: Sendable {
             policy.announcedCapDescription = "\(sdk.displayName)'s \(bytes)-byte limit (announced lengths only)"
         }
         policy.connectTimeoutSeconds = options.timeoutSeconds == nil ? connectTimeoutSeconds : nil
+        policy.decodes = options.decodes
         return policy
     }
 }
@@ -199,12 +200,15 @@ public struct FetchOptions: Sendable, Equatable {
     public var denyPrivateNetworks: Bool
     /// `--network`: the network to warn about (`slow_network`); it changes no download.
     public var network: NetworkProfile?
+    /// False under `--no-decode`: no file is read by the phone's decoders, and every report says so.
+    public var decodes: Bool
 
     public init(
         maxBytes: Int? = nil, timeoutSeconds: Double? = nil, allowHTTP: Bool = false, extraCAFile: String? = nil,
-        connectTo: [String] = [], denyPrivateNetworks: Bool = false, network: NetworkProfile? = nil
+        connectTo: [String] = [], denyPrivateNetworks: Bool = false, network: NetworkProfile? = nil, decodes: Bool = true
     ) {
         self.network = network
+        self.decodes = decodes
         self.maxBytes = maxBytes
         self.timeoutSeconds = timeoutSeconds
         self.allowHTTP = allowHTTP

@@ -9,12 +9,21 @@ package enum Lints {
 
     /// The payload-only lints: mutable-content, alert text and size (iOS's and
     /// APNs's rules, for every SDK), and Notti's notification_id.
-    package static func payloadDiagnostics(for payload: Payload, sdk: SDK = .notti) -> [Diagnostic] {
+    /// - Parameter namesMedia: the payload carries the profile's media key. Without
+    ///   media, a missing mutable-content loses nothing but Notti's received event
+    ///   (a warning under notti, nothing under other profiles: SPEC 7).
+    package static func payloadDiagnostics(for payload: Payload, sdk: SDK = .notti, namesMedia: Bool = true) -> [Diagnostic] {
         var found: [Diagnostic] = []
         let aps = payload.aps
         if aps?["mutable-content"]?.intValue != 1 {
-            found.append(Diagnostic(.error, .mutableContentMissing,
-                "aps.mutable-content is not 1: iOS never runs the extension, so the media never shows; add \"mutable-content\": 1"))
+            if namesMedia {
+                found.append(Diagnostic(.error, .mutableContentMissing,
+                    "aps.mutable-content is not 1: iOS never runs the extension, so the media never shows; add \"mutable-content\": 1"))
+            } else if sdk == .notti {
+                found.append(Diagnostic(.warning, .mutableContentMissing,
+                    "aps.mutable-content is not 1: iOS never runs the extension, so the SDK cannot report the push as received "
+                        + "(it names no media, so nothing else is lost); add \"mutable-content\": 1 to count it"))
+            }
         }
         if !payload.hasAlertText {
             found.append(Diagnostic(.error, .noAlert,

@@ -51,7 +51,8 @@ extension PayloadPlan {
         let sdk = profile.sdk
         // An Android notification always shows: iOS's lints are about the iOS record alone.
         guard profile.platform == .ios else { return Lints.androidDiagnostics(for: payload) }
-        var found = Lints.payloadDiagnostics(for: payload, sdk: sdk)
+        // A payload without the profile's media key is a text push: the extension has nothing to show.
+        var found = Lints.payloadDiagnostics(for: payload, sdk: sdk, namesMedia: spec.namesMedia)
         if !alsoDetected.isEmpty {
             found.append(Diagnostic(
                 .warning, .ambiguousSDK,

@@ -9,6 +9,8 @@ import NottiMedia
 /// remove anything else.
 final class ScratchFolder {
     let path: String
+    /// Files made here that are not spools (standard input's copy): `remove` takes them first.
+    private var copies: [String] = []
 
     /// - Throws: `LocalError` when the folder cannot be made (nothing is created then).
     init(environment: [String: String]) throws(LocalError) {
@@ -34,6 +36,7 @@ final class ScratchFolder {
         case .success(let made): made
         case .failure(let error): throw LocalError("cannot make a temporary file in \(self.path): \(error.message)")
         }
+        copies.append(path)
         defer { close(output) }
         var block = [UInt8](repeating: 0, count: 64 * 1024)
         var total = 0
@@ -56,8 +59,10 @@ final class ScratchFolder {
         return (path, total, total == limit)
     }
 
-    /// Removes the folder; spools must be closed (removed) first.
+    /// Removes the copies made here, then the folder; spools must be closed (removed) first.
     func remove() {
+        copies.forEach { OwnedPaths.run.remove($0) }
+        copies.removeAll()
         OwnedPaths.run.removeFolder(path)
     }
 }

@@ -50,16 +50,15 @@ struct FixCommand {
         }
         for line in targets.payloadLines { Console.out(line) }
 
-        let extensionForDownloads: ServiceExtension
+        let downloader: MediaDownloader
         do {
-            extensionForDownloads = try ServiceExtension(
-                options: Tool.fetchOptions(from: options), selection: options.sdk, outputDirectory: attachments, ownedPaths: .run,
-                decoder: decoder)
+            downloader = try MediaDownloader(
+                options: Tool.fetchOptions(from: options), outputDirectory: attachments, ownedPaths: .run, decoder: decoder)
         } catch {
             return Tool.report(LocalError(error.message))
         }
         let fixer = MediaFixer(
-            downloads: extensionForDownloads, decoder: decoder, folder: folder, maxSide: options.maxSide, targetBytes: options.targetBytes,
+            downloads: downloader, decoder: decoder, folder: folder, maxSide: options.maxSide, targetBytes: options.targetBytes,
             timeoutSeconds: options.timeoutSeconds ?? 60, baseURL: options.baseURL)
         var lines: [String] = []
         var replacements: [String: PayloadRewrite.Replacement] = [:]

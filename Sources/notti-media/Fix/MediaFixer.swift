@@ -7,7 +7,7 @@ import NottiMedia
 /// name in DIR. Pictures, `hev1` video (re-muxed) and sounds (MP3); a video that
 /// needs re-encoding is listed as not fixed.
 struct MediaFixer {
-    let downloads: ServiceExtension
+    let downloads: MediaDownloader
     let decoder: DecodeWorker
     let folder: FixFolder
     let maxSide: Int
@@ -82,7 +82,7 @@ struct MediaFixer {
             outcome.notFixed = (origin.code, origin.diagnostic.message)
             return outcome
         }
-        let download: ServiceExtension.WholeDownload
+        let download: MediaDownloader.WholeDownload
         switch downloads.downloadWhole(target.url, timeoutSeconds: timeoutSeconds) {
         case .success(let whole): download = whole
         case .failure(let diagnostic):
@@ -149,7 +149,7 @@ struct MediaFixer {
     /// The worker draws the rendition into a partial file of DIR; it is decoded and judged under
     /// every need, then named by its content.
     private func render(
-        _ download: ServiceExtension.WholeDownload, mime: String, limit: Int, cap: Int, needs: [FixTargets.Need]
+        _ download: MediaDownloader.WholeDownload, mime: String, limit: Int, cap: Int, needs: [FixTargets.Need]
     ) -> Result<(Outcome.Rendition, DecodeWorker.FixedMedia), Failure> {
         let partial: (path: String, descriptor: Int32)
         switch folder.makePartial() {

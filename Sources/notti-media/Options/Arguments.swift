@@ -67,6 +67,11 @@ enum Arguments {
                 value = inlineValue
             } else if index < arguments.count {
                 value = arguments[index]
+                // `--html --cacert ca.pem` forgot the page's name: a value never starts with `--`
+                // (write `--html=--page.html` or `--html ./--page.html` for such a name).
+                guard !value.hasPrefix("--") else {
+                    throw UsageError("--\(name) expects \(spec.expects), not the option '\(value)' (write --\(name)=VALUE for a value that starts with --)")
+                }
                 index += 1
             } else {
                 throw UsageError("--\(name) expects \(spec.expects)")

@@ -176,6 +176,12 @@ enum OptionTable {
                           "connection rules (ats_violation); Notti refuses http whatever this says"]) { options, _ in
             options.allowHTTP = true
         },
+        OptionSpec("no-decode", [.process, .check, .sniff],
+                   help: ["do not read files with the phone's decoders (SPEC 17): media.decoded",
+                          "is null and no decoder finding is given, which every record and the",
+                          "summary say; without it, a missing decode worker is an error (exit 2)"]) { options, _ in
+            options.noDecode = true
+        },
         OptionSpec("network", value: "NAME", [.process, .check, .fix],
                    expects: "3g, slow-4g, 4g or KBITS/RTTMS (e.g. 1000/200)",
                    help: ["warn (slow_network) where the media cannot arrive within the", "deadline on this network: 3g, slow-4g, 4g (Lighthouse's presets)",

@@ -47,6 +47,8 @@ struct Options {
     var sdk: SDKSelection = .unspecified
     /// `--allow-http`: the app has an App Transport Security exception for plain http.
     var allowHTTP = false
+    /// `--no-decode`: the decode worker is not used (nor needed); every report says so.
+    var noDecode = false
     /// `--allow-empty`: a `check` that finds no payload passes instead of failing as a usage error.
     var allowEmpty = false
     /// `--cache FILE`: the SQLite file of verdicts to revalidate instead of downloading again.

@@ -35,6 +35,10 @@ struct TextFormat: CheckRenderer, CheckSink {
                     + "\(counts.passed) passed, \(counts.failed) failed")
             }
         }
+        if !summary.decoded {
+            lines.append("not decoded (--no-decode): no file was read as the phone reads it; media.decoded is null "
+                + "and undecodable_media, truncated_media and unplayable_video were not looked for")
+        }
         if !summary.codeCounts.isEmpty {
             lines.append("diagnostics: " + summary.codesByCount.map { "\($0.code) \($0.payloads)" }.joined(separator: ", "))
         }

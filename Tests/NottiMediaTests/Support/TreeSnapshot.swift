@@ -54,9 +54,13 @@ enum Unprivileged {
         chmod(folder.path, 0o755)
         let binary = folder.appendingPathComponent("notti-media").path
         let ca = folder.appendingPathComponent("test-ca.pem").path
+        // The decode worker beside it: without it the tool refuses to run (SPEC 17).
+        let worker = folder.appendingPathComponent("notti-media-decode").path
         try! FileManager.default.copyItem(atPath: CLI.binary, toPath: binary)
+        try! FileManager.default.copyItem(atPath: CLI.binary + "-decode", toPath: worker)
         try! FileManager.default.copyItem(atPath: Paths.testCA, toPath: ca)
         chmod(binary, 0o755)
+        chmod(worker, 0o755)
         chmod(ca, 0o644)
         return (binary, ca)
     }()
