@@ -95,6 +95,13 @@ let package = Package(
                 .unsafeFlags(["-static-stdlib", "-Xlinker", "--gc-sections"], .when(configuration: .release)),
             ]
         ),
+        // zlib (already loaded by libcurl, for Content-Encoding): campaign exports read as
+        // .jsonl.gz / .json.gz, decompressed as they stream.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Passing a descriptor to the decode worker (SCM_RIGHTS), whose CMSG macros Swift cannot call.
         .target(name: "CDescriptorShim"),
         .target(
@@ -103,7 +110,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "notti-media",
-            dependencies: ["NottiMedia"],
+            dependencies: ["NottiMedia", "CZlib"],
             swiftSettings: leanCode,
             linkerSettings: leanRelease
         ),

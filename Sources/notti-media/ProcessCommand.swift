@@ -29,7 +29,11 @@ struct ProcessCommand {
         let payload: Payload
         do {
             payload = try Payload(json: bytes)
-        } catch {
+        } catch var error {
+            // A file of several payloads (SPEC 2): check and fix take it, an input per element.
+            if error.line == nil, PayloadInput.startsWithArray(bytes) {
+                error.message = "a JSON array is several payloads: process takes one; check (or fix) reads an array as one input per element"
+            }
             // Not delivered at all: the finding is printed even with --quiet.
             let report = Report.invalidPayload(source: source, sdk: options.reportedSDK, error: error)
             report.diagnostics.forEach { Console.err(FindingLine.format($0, in: report)) }

@@ -42,12 +42,15 @@ import Testing
         OutFolder.expectHoldsExactly(out, namedBy: records)
         let summary = try #require(OutFolder.summary(ofJSONLines: result.stdout))
         #expect(summary["payloads"] as? Int == 3)
+        #expect(summary["inputs"] as? Int == 2, "a request is one input, two records")
         let platforms = summary["platforms"] as? [String: [String: Int]]
         #expect(platforms?["ios"]?["payloads"] == 2)
         #expect(platforms?["android"]?["payloads"] == 1)
         let text = try CLI.run(["check", "-", "--cacert", Paths.testCA, "--out", out.path], stdin: lines.joined(separator: "\n") + "\n")
-        #expect(text.stdout.contains("  ios: 2 payloads: "))
-        #expect(text.stdout.contains("  android: 1 payload: 1 passed, 0 failed"))
+        // Inputs and records apart (SPEC 10): passed and failed count records.
+        #expect(text.stdout.contains("checked 2 payloads (3 records: 2 iOS, 1 Android): "), "\(text.stdout)")
+        #expect(text.stdout.contains("  ios: 2 records: "))
+        #expect(text.stdout.contains("  android: 1 record: 1 passed, 0 failed"))
     }
 
     @Test func theIOSPayloadIsDerivedAsFCMDoes() throws {

@@ -127,7 +127,7 @@ import Testing
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
-    @Test func aShardNeverOpensThePayloadFilesOfOtherShards() throws {
+    @Test func aShardNeverBlocksOnThePayloadFilesOfOtherShards() throws {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // A named pipe blocks whoever opens it: the other shard's files are links to one.

@@ -136,6 +136,7 @@ public final class CheckPipeline: @unchecked Sendable {
                     self.summary.skipped += 1
                 } else {
                     // Each record as it is: an array of the record and its companions copied every one.
+                    self.summary.inputs += 1
                     emit(record)
                     self.summary.add(record)
                     for companion in record.companions {

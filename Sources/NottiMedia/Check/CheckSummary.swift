@@ -2,6 +2,10 @@
 /// failed, which codes came up, and per distinct media URL its verdict and
 /// how many payloads it hits, worst first.
 public struct CheckSummary: Sendable {
+    /// Inputs checked: payloads and requests as read (an FCM or platform request is one input, and
+    /// one record per platform it reaches). `payloads`, `passed` and `failed` count records.
+    public var inputs = 0
+    /// Records: one per delivery checked (an APNs payload's one, a request's one per platform).
     public var payloads = 0
     public var passed = 0
     public var failed = 0
@@ -250,6 +254,7 @@ public struct CheckSummary: Sendable {
     public var json: JSONValue {
         .object([
             JSONMember("summary", .object([
+                JSONMember("inputs", .int(inputs)),
                 JSONMember("payloads", .int(payloads)),
                 JSONMember("passed", .int(passed)),
                 JSONMember("failed", .int(failed)),

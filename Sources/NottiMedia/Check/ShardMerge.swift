@@ -77,6 +77,8 @@ extension CheckSummary {
         merged.operandsDigest = first["operands"]?.stringValue
         for summary in summaries {
             merged.payloads += summary["payloads"]?.intValue ?? 0
+            // A shard written before inputs were counted apart: its records are its inputs.
+            merged.inputs += summary["inputs"]?.intValue ?? summary["payloads"]?.intValue ?? 0
             merged.passed += summary["passed"]?.intValue ?? 0
             merged.failed += summary["failed"]?.intValue ?? 0
             merged.interrupted = merged.interrupted || summary["interrupted"] == .bool(true)

@@ -5,6 +5,9 @@ public enum Platform: String, Sendable, CaseIterable {
 
     /// Its position in `allCases`, for tables indexed by platform.
     var ordinal: Int { self == .ios ? 0 : 1 }
+
+    /// As people write it: `iOS`, `Android`.
+    package var displayName: String { self == .ios ? "iOS" : "Android" }
 }
 
 /// What each platform does the same for every SDK: data the profiles and the

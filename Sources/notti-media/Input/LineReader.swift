@@ -1,7 +1,8 @@
+import CZlib
 import Glibc
 import NottiMedia
 
-/// Reads JSON Lines from a file descriptor in 64 KiB blocks, one payload a line.
+/// Reads JSON Lines from a file descriptor (or a gzip stream, `.jsonl.gz`) in 64 KiB blocks, one payload a line.
 ///
 /// Memory stays flat whatever the input's length: only the current block and
 /// line are held. A line longer than `Payload.maxReadBytes` is not buffered:
@@ -12,9 +13,13 @@ struct LineReader {
         case tooLong
         /// Reading failed with this errno; nothing after it is read.
         case failed(Int32)
+        /// The gzip stream is damaged (zlib's words); nothing after it is read.
+        case damaged(String)
     }
 
     let fileDescriptor: Int32
+    /// Set for a `.jsonl.gz` file: its lines are read through zlib (`fileDescriptor` is unused then).
+    var gzip: GzipFile?
     /// Checked while waiting for input, so SIGINT stops an idle `check -`.
     let isCancelled: () -> Bool
     static let blockSize = 64 * 1024
@@ -41,12 +46,23 @@ struct LineReader {
         }
         while true {
             willRead()
-            guard waitUntilReadable(fileDescriptor, unless: isCancelled) else { return }
-            let count = block.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, Self.blockSize) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                _ = body(lineNumber, .failed(errno))
-                return
+            let count: Int
+            if let gzip {
+                if isCancelled() { return }
+                switch block.withUnsafeMutableBytes({ gzip.read(into: $0) }) {
+                case .success(let read): count = read
+                case .failure(let damage):
+                    _ = body(lineNumber, .damaged(damage.message))
+                    return
+                }
+            } else {
+                guard waitUntilReadable(fileDescriptor, unless: isCancelled) else { return }
+                count = block.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, Self.blockSize) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    _ = body(lineNumber, .failed(errno))
+                    return
+                }
             }
             if count == 0 { break }
             var start = 0

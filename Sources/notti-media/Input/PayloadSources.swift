@@ -8,7 +8,9 @@ import NottiMedia
 ///
 /// Every payload has a position (0-based, in that order, over the whole input);
 /// with a shard, only the positions that are `index - 1` modulo `count` are
-/// produced, and the payload files of other positions are never opened.
+/// produced. A file of one JSON array holds a position per element, so another
+/// shard's regular file is read as far as its first bytes (whether it is an array);
+/// nothing else of it is read, and a FIFO or device of another shard's is never opened.
 struct PayloadSources {
     let paths: [String]
     let cancellation: Cancellation
@@ -32,7 +34,7 @@ struct PayloadSources {
 
     static func isJSONLines(_ path: String) -> Bool {
         let lower = path.lowercased()
-        return lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson")
+        return lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") || lower.hasSuffix(".jsonl.gz") || lower.hasSuffix(".ndjson.gz")
     }
 
     /// Calls `body` with each of this shard's payloads until it returns false;
@@ -81,6 +83,16 @@ struct PayloadSources {
         if path == "-" { return lines(of: STDIN_FILENO, named: "-", &walk) }
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return self.walk(path, &walk) }
+        if Self.isJSONLines(path) && GzipFile.isGzip(path) {
+            let gzip: GzipFile
+            do {
+                gzip = try GzipFile(path: path)
+            } catch {
+                unreadable(error.message)
+                return true
+            }
+            return lines(of: -1, gzip: gzip, named: path, &walk)
+        }
         if Self.isJSONLines(path) {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
@@ -95,28 +107,81 @@ struct PayloadSources {
 
     /// One payload file. Another shard's file is counted, never opened; one of
     /// this shard's that cannot be read is reported, and keeps its position.
+    /// A file of one JSON array is an input per element (SPEC 20): another shard's file is read as far
+    /// as its first byte, which says whether it is one position or many.
     private func single(_ path: String, _ walk: inout Walk) -> Bool {
-        guard walk.owns else { return walk.next { CheckInput(source: path, body: .unreadable("")) } }
+        let array = PayloadInput.fileStartsWithArray(path)
+        guard walk.owns || array else { return walk.next { CheckInput(source: path, body: .unreadable("")) } }
         let bytes: [UInt8]
         do {
-            bytes = try PayloadInput.read(path, cancellation: cancellation)
+            let limit = (array ? PayloadInput.maxArrayFileBytes : Payload.maxReadBytes) + 1
+            bytes = GzipFile.isGzip(path)
+                ? try PayloadInput.readGzip(path, limit: limit) : try PayloadInput.read(path, cancellation: cancellation, limit: limit)
         } catch {
             if case .interrupted = error { return false }
             unreadable(error.message)
             walk.skip()
             return true
         }
-        return walk.next { CheckInput(source: path, body: .bytes(bytes)) }
+        if array, let going = elements(of: bytes, named: path, line: nil, &walk) { return going }
+        if let hint = Self.jsonLinesHint(path, bytes) { return walk.next { CheckInput(source: path, body: .unreadable(hint)) } }
+        return walk.next {
+            CheckInput(source: path, body: bytes.count > Payload.maxReadBytes
+                ? .unreadable("larger than \(PayloadInput.maxArrayFileBytes) bytes: too large a file of payloads") : .bytes(bytes))
+        }
     }
 
-    private func lines(of descriptor: Int32, named name: String, _ walk: inout Walk) -> Bool {
+    /// For a `.txt` file that is not one JSON value but whose first line is one: JSON Lines under
+    /// another name (exports often are), said so with the fix, rather than a syntax error at line 2.
+    private static func jsonLinesHint(_ path: String, _ bytes: [UInt8]) -> String? {
+        guard path.lowercased().hasSuffix(".txt"), let newline = bytes.firstIndex(of: 0x0A),
+              (try? JSONParser.parse(bytes)) == nil, (try? JSONParser.parse(Array(bytes[..<newline]))) != nil else { return nil }
+        return "this looks like JSON Lines (one payload a line), but only .jsonl and .ndjson files are read a line at a time: "
+            + "rename it \(path.dropLast(4)).jsonl"
+    }
+
+    /// Each element of `bytes`, a JSON array, as an input: `NAME:LINE` (the line it starts on, or
+    /// the JSON Lines line that holds the array), its bytes parsed later as any payload's.
+    /// - Returns: nil when `bytes` is not a valid JSON array (then it is one input, and its
+    ///   error is reported as a payload's), else whether to go on.
+    private func elements(of bytes: [UInt8], named name: String, line: Int?, _ walk: inout Walk) -> Bool? {
+        guard let ranges = try? JSONParser.arrayElementRanges(bytes) else { return nil }
+        var lineNumber = 1
+        var counted = 0
+        for range in ranges {
+            if line == nil {
+                lineNumber += bytes[counted..<range.lowerBound].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                counted = range.lowerBound
+            }
+            let number = line ?? lineNumber
+            let going = walk.next {
+                CheckInput(source: Self.lineSource(name, number), body: range.count > Payload.maxReadBytes
+                    ? .unreadable("larger than \(Payload.maxReadBytes) bytes: not a push payload") : .bytes(Array(bytes[range])),
+                    lineNumber: number)
+            }
+            if !going { return false }
+        }
+        return true
+    }
+
+    private func lines(of descriptor: Int32, gzip: GzipFile? = nil, named name: String, _ walk: inout Walk) -> Bool {
         var going = true
-        let reader = LineReader(fileDescriptor: descriptor, isCancelled: { cancellation.isCancelled })
+        let reader = LineReader(fileDescriptor: descriptor, gzip: gzip, isCancelled: { cancellation.isCancelled })
         reader.forEachLine(willRead: walk.willBlock) { number, line in
+            // The rest of this operand is lost, not bad JSON: say so, and go on with the next.
             if case .failed(let code) = line {
-                // The rest of this operand is lost, not bad JSON: say so, and go on with the next.
                 unreadable(ReadFailure.message(name, code))
                 return false
+            }
+            if case .damaged(let message) = line {
+                unreadable(message)
+                return false
+            }
+            // A line of one JSON array: an input per element, each named by the line.
+            if case .text(let bytes) = line, PayloadInput.startsWithArray(bytes),
+               let continued = elements(of: bytes, named: name, line: number, &walk) {
+                going = continued
+                return going
             }
             let source = Self.lineSource(name, number)
             going = walk.next {
@@ -124,7 +189,7 @@ struct PayloadSources {
                 case .text(let bytes): CheckInput(source: source, body: .bytes(bytes), lineNumber: number)
                 case .tooLong:
                     CheckInput(source: source, body: .unreadable("larger than \(Payload.maxReadBytes) bytes: not a push payload"), lineNumber: number)
-                case .failed: preconditionFailure("handled above")
+                case .failed, .damaged: preconditionFailure("handled above")
                 }
             }
             return going
@@ -190,6 +255,6 @@ struct PayloadSources {
 
     private func isPayloadFile(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return lower.hasSuffix(".json") || lower.hasSuffix(".apns")
+        return lower.hasSuffix(".json") || lower.hasSuffix(".apns") || lower.hasSuffix(".json.gz")
     }
 }

@@ -139,7 +139,7 @@ final class HTMLPreview: @unchecked Sendable {
     private static func header(_ summary: CheckSummary, warned: Int, bytes: Int, context: PreviewContext, leftOut: String?) -> String {
         """
             <header>
-            <h1>notti-media: \(summary.payloads) push\(summary.payloads == 1 ? "" : "es") as the phone shows them\(summary.interrupted ? " (interrupted)" : "")</h1>
+            <h1>notti-media: \(markupEscape(TextFormat.counted(summary))) as the phone shows them\(summary.interrupted ? " (interrupted)" : "")</h1>
             <dl class="run">
             <div><dt>made</dt><dd>\(markupEscape(context.made))</dd></div>
             <div><dt>by</dt><dd>\(markupEscape(context.tool))</dd></div>
@@ -151,9 +151,10 @@ final class HTMLPreview: @unchecked Sendable {
             <div><dt>passed</dt><dd>\(summary.passed)</dd></div>
             <div class="bad"><dt>failed</dt><dd>\(summary.failed)</dd></div>
             <div class="warn"><dt>with warnings</dt><dd>\(warned)</dd></div>
-            <div><dt>payloads</dt><dd>\(summary.payloads)</dd></div>
+            <div><dt>payloads</dt><dd>\(summary.inputs)</dd></div>
+            <div><dt>records</dt><dd>\(summary.payloads)</dd></div>
             <div><dt>distinct media</dt><dd>\(summary.mediaByImpact.count)</dd></div>
-            <div><dt>downloaded</dt><dd>\(ByteText.human(bytes))</dd></div>
+            <div><dt>downloaded by this check</dt><dd>\(ByteText.human(bytes))</dd></div>
             </dl>
             \(riskTables(summary))
             <form class="filters" hidden role="search" onsubmit="return false">
@@ -182,7 +183,7 @@ final class HTMLPreview: @unchecked Sendable {
         let most = max(1, hosts.map(\.bytes).max() ?? 1)
         func percent(_ part: Int, of whole: Int) -> Int { whole == 0 ? 0 : Int((Double(part) * 100 / Double(whole)).rounded()) }
         var html = "<section class=\"risk\"><h2>At send time, every recipient's phone downloads at once</h2>\n"
-        html += "<table class=\"hosts\"><thead><tr><th>media host</th><th>downloads</th><th>pulls</th><th>not cacheable</th><th></th></tr></thead><tbody>\n"
+        html += "<table class=\"hosts\"><thead><tr><th>media host</th><th>phones' downloads at send time</th><th>bytes pulled at send time</th><th>not cacheable</th><th></th></tr></thead><tbody>\n"
         for load in hosts {
             let refused = load.atsViolation.map { " <span class=\"refused\">iPhones refuse this server: \(markupEscape($0))</span>" } ?? ""
             html += "<tr><td><code>\(markupEscape(load.host))</code>\(refused)</td><td>\(load.downloads)</td><td>\(ByteText.human(load.bytes))</td>"

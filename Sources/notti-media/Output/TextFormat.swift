@@ -19,19 +19,27 @@ struct TextFormat: CheckRenderer, CheckSink {
         Console.out(Self.summaryText(summary))
     }
 
+    /// `10000 payloads (13334 records: 10000 iOS, 3334 Android)`, inputs and records apart (SPEC 10),
+    /// or `11 payloads` when every input is one record. Passed and failed count records.
+    static func counted(_ summary: CheckSummary) -> String {
+        let inputs = "\(summary.inputs) payload\(summary.inputs == 1 ? "" : "s")"
+        guard summary.payloads != summary.inputs else { return inputs }
+        let perPlatform = Platform.allCases.map { "\(summary.counts(for: $0).payloads) \($0.displayName)" }.joined(separator: ", ")
+        return "\(inputs) (\(summary.payloads) record\(summary.payloads == 1 ? "" : "s"): \(perPlatform))"
+    }
+
     static func summaryText(_ summary: CheckSummary) -> String {
         var lines: [String] = []
         let state = summary.interrupted ? "interrupted after" : "checked"
         // Records are written in input order: an interrupted run says how many more had finished past a stuck one.
         let outOfOrder = summary.interrupted && summary.finishedOutOfOrder > 0
             ? " (and \(summary.finishedOutOfOrder) more finished out of order, after one still running; not written)" : ""
-        lines.append("\(state) \(summary.payloads) payload\(summary.payloads == 1 ? "" : "s")\(outOfOrder): "
-            + "\(summary.passed) passed, \(summary.failed) failed")
-        // A line each per platform, once a run has records for more than iOS (FCM send requests).
+        lines.append("\(state) \(Self.counted(summary))\(outOfOrder): \(summary.passed) passed, \(summary.failed) failed")
+        // A line each per platform, once a run has records for more than iOS (send requests).
         if summary.counts(for: .android).payloads > 0 {
             for platform in Platform.allCases {
                 let counts = summary.counts(for: platform)
-                lines.append("  \(platform.rawValue): \(counts.payloads) payload\(counts.payloads == 1 ? "" : "s"): "
+                lines.append("  \(platform.rawValue): \(counts.payloads) record\(counts.payloads == 1 ? "" : "s"): "
                     + "\(counts.passed) passed, \(counts.failed) failed")
             }
         }
@@ -44,14 +52,15 @@ struct TextFormat: CheckRenderer, CheckSink {
         }
         let hosts = summary.hostLoads
         if !hosts.isEmpty {
-            lines.append("send time: each recipient's phone downloads the media at once")
+            lines.append("send time: each recipient's phone downloads the media at once (pulls: the bytes all phones "
+                + "pull from the host; not what this check downloaded, once per URL)")
             lines.append("  \("host".padding(32)) \("downloads".leftPadding(10)) \("pulls".leftPadding(10)) \("not cacheable".leftPadding(14))")
             for load in hosts {
                 lines.append("  \(textEscape(load.host).padding(32)) \(String(load.downloads).leftPadding(10)) "
                     + "\(ByteText.human(load.bytes).leftPadding(10)) \(ByteText.human(load.notCacheableBytes).leftPadding(14))"
                     + (load.atsViolation.map { "  iPhones refuse this server: \($0)" } ?? ""))
             }
-            lines.append("networks: payloads whose media cannot arrive within the deadline")
+            lines.append("networks: records whose media cannot arrive within the deadline")
             for (network, payloads) in summary.payloadsMissing {
                 lines.append("  \(network.name) (\(network.description)): \(payloads) of \(summary.payloads)")
             }

@@ -44,6 +44,41 @@ package struct JSONParser {
         }
     }
 
+    /// The byte range of each element, when `bytes` holds one JSON array (surrounding white space
+    /// allowed): a file or line of several payloads or requests (Expo's API takes an array of
+    /// messages), each checked as an input of its own (SPEC 20). Nil when the value is not an array.
+    /// - Throws: `JSONSyntaxError` when the text is not one JSON value.
+    package static func arrayElementRanges(_ bytes: [UInt8]) throws(JSONSyntaxError) -> [Range<Int>]? {
+        try bytes.withUnsafeBufferPointer { bytes throws(JSONSyntaxError) -> [Range<Int>]? in
+            var parser = JSONParser(bytes: bytes)
+            parser.skipByteOrderMark()
+            parser.skipWhitespace()
+            guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "[") else { return nil }
+            try parser.enter()
+            parser.index += 1
+            var ranges: [Range<Int>] = []
+            parser.skipWhitespace()
+            if parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "]") {
+                parser.index += 1
+            } else {
+                while true {
+                    parser.skipWhitespace()
+                    let start = parser.index
+                    _ = try parser.parseValue()
+                    ranges.append(start..<parser.index)
+                    parser.skipWhitespace()
+                    guard parser.index < bytes.count else { throw parser.error("unexpected end of input: expected ',' or ']'") }
+                    if bytes[parser.index] == UInt8(ascii: ",") { parser.index += 1; continue }
+                    if bytes[parser.index] == UInt8(ascii: "]") { parser.index += 1; break }
+                    throw parser.error("unexpected \(parser.describeCurrent()): expected ',' or ']'")
+                }
+            }
+            parser.skipWhitespace()
+            if parser.index != bytes.count { throw parser.error("unexpected text after the JSON value") }
+            return ranges
+        }
+    }
+
     /// Some object seen so far has a key twice.
     private var repeatsAKey = false
 
