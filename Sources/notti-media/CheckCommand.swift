@@ -62,7 +62,8 @@ struct CheckCommand {
             let decoder = Tool.decoder(options)
             preview = try options.htmlPath.map { path in
                 try HTMLPreview(
-                    path: path, spool: scratch.makeSpool("the --html page"), context: PreviewContext(options: options),
+                    path: path, spool: scratch.makeSpool("the --html page"), passingSpool: scratch.makeSpool("the --html page"),
+                    context: PreviewContext(options: options),
                     decoder: decoder, errorsOnly: options.errorsOnly)
             }
             let renderer = format.renderer

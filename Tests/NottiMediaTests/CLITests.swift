@@ -64,7 +64,7 @@ import Testing
 
     @Test(arguments: [
         ("{\"aps\": {\"alert\": \"x\"},\n  \"notti_image_url\": }", ":2:22: error: invalid_payload: "),
-        ("[1, 2]", ": error: invalid_payload: a payload must be a JSON object, not an array"),
+        ("[1, 2]", ": error: invalid_payload: a JSON array is several payloads: process takes one; check (or fix) reads an array as one input per element"),
         ("", ":1:1: error: invalid_payload: empty input"),
         ("\"just a string\"", ": error: invalid_payload: a payload must be a JSON object, not a string"),
     ])

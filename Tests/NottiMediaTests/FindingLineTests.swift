@@ -51,7 +51,7 @@ import Testing
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // A file name that would forge a line of its own, a terminal escape and a C1 control.
-        _ = try write("[1]", named: "evil\nx.json: ok\u{1B}[2J\u{9B}.json", in: folder)
+        _ = try write("1", named: "evil\nx.json: ok\u{1B}[2J\u{9B}.json", in: folder)
         let result = try CLI.run(["check", folder.path])
         #expect(result.stdout.hasPrefix("\(folder.path)/evil\\nx.json: ok\\u001b[2J\\u009b.json: error: invalid_payload: "), "\(result.stdout)")
         #expect(!result.stdout.contains("\u{1B}"))

@@ -112,6 +112,22 @@ import Testing
 @Suite struct LargePreviewTests {
     let server = TestServer.shared
 
+    /// More failures than the page holds: no passing card takes a failing one's place, wherever it stands.
+    @Test func failuresPastTheBoundLeaveOutEveryPassingCardFirst() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("campaign.jsonl")
+        let lines = (0..<10).map { _ in payload(url: nil) } + (0..<2_600).map { payload(url: "ftp://media.example/\($0).png") }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        let page = folder.appendingPathComponent("report.html")
+        let result = try CLI.run(["check", file.path, "--html", page.path, "--out", folder.path, "--summary-only"])
+        #expect(result.status == 1)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.components(separatedBy: "<li class=\"card failed").count - 1 == 2_500)
+        #expect(html.components(separatedBy: "<li class=\"card passed").count - 1 == 0)
+        #expect(html.contains("Left out, and counted above: 100 failed and 10 passed pushes"))
+    }
+
     @Test func twentyThousandPushesGiveABoundedPageThatSaysWhatItLeftOut() throws {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -126,10 +142,18 @@ import Testing
         #expect(result.status == 1)
         let html = try String(contentsOf: page, encoding: .utf8)
         let cards = html.components(separatedBy: "<li class=\"card ").count - 1
-        // The first 1,000 pushes (100 of them failed), then 1,000 more failed ones.
-        #expect(cards == 2_000)
-        #expect(html.contains("This page shows 2000 cards"))
-        #expect(html.contains("Left out, and counted above: 900 failed and 17100 passed pushes"))
+        // Every failed push first (2,000), then passed ones while the page has room for 2,500 cards:
+        // the bound leaves out passing cards first (SPEC 11).
+        #expect(cards == 2_500)
+        #expect(html.contains("This page shows 2500 cards"))
+        #expect(html.contains("Left out, and counted above: 17500 passed pushes"), "\(html.prefix(6000))")
+        #expect(html.components(separatedBy: "<li class=\"card failed").count - 1 == 2_000)
+        let lastFailed = try #require(html.range(of: "<li class=\"card failed", options: .backwards)).lowerBound
+        let firstPassed = try #require(html.range(of: "<li class=\"card passed")).lowerBound
+        #expect(lastFailed < firstPassed, "every failing card before any passing one")
+        // The renditions of the passing cards left out are not kept beside the page.
+        let media = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("report-media").path)
+        #expect(Set(media) == Set(Browser.captures("src=\"report-media/([^\"]*)\"", in: html)))
         #expect(html.contains("--errors-only"))
         let bytes = try FileManager.default.attributesOfItem(atPath: page.path)[.size] as? Int ?? 0
         #expect(bytes < 10_000_000)
@@ -150,13 +174,16 @@ extension PreviewTests {
         let (dom, _, folder, _) = try makePreview([request, tooLarge])
         defer { try? FileManager.default.removeItem(at: folder) }
         let cards = Array(dom.components(separatedBy: "<li class=\"card ").dropFirst())
+        // The failing request's two cards first (SPEC 11), side by side; then the passing one's.
         #expect(cards.count == 4)
-        #expect(cards[0].contains("<span class=\"device\">iPhone</span>") && !cards[0].hasPrefix("passed android") && !cards[0].contains(" android\""))
-        #expect(cards[1].contains(" android\"") && cards[1].contains("<span class=\"device\">Android</span>"))
-        #expect(cards[1].contains("<img class=\"big-picture\""), "the big picture below the text")
-        #expect(cards[1].contains("<h3 class=\"title\">Sale</h3>"))
-        #expect(!cards[3].contains("<img"), "no picture when Android refuses it")
-        #expect(cards[3].contains("Media not shown on the phone"))
+        #expect(cards[0].contains("<span class=\"device\">iPhone</span>") && !cards[0].contains(" android\""))
+        #expect(cards[0].contains("<h3 class=\"title\">Big</h3>"))
+        #expect(cards[2].contains("<span class=\"device\">iPhone</span>") && !cards[2].contains(" android\""))
+        #expect(cards[3].contains(" android\"") && cards[3].contains("<span class=\"device\">Android</span>"))
+        #expect(cards[3].contains("<img class=\"big-picture\""), "the big picture below the text")
+        #expect(cards[3].contains("<h3 class=\"title\">Sale</h3>"))
+        #expect(!cards[1].contains("<img"), "no picture when Android refuses it")
+        #expect(cards[1].contains("Media not shown on the phone"))
         #expect(dom.contains("Firebase Messaging: no cap of its own, 30 s; Firebase Messaging on Android: at most 1 MiB, 5 s;"),
                 "each profile's limits, Android's too (a request without --sdk is judged under auto: Firebase's on iOS)")
     }

@@ -99,22 +99,28 @@ final class Spool {
         OwnedPaths.run.remove(path)
     }
 
+    /// Bytes written so far: where the next line starts (`readBack(upTo:)` stops at such a place).
+    private(set) var bytesWritten = 0
+
     /// Appends `text` and a newline.
     func writeLine(_ text: String) {
         guard failure == nil else { return }
         if fputs(text, stream) == EOF || fputc(0x0A, stream) == EOF { failure = Errno(errno) }
+        bytesWritten += text.utf8.count + 1
     }
 
-    /// Calls `body` with everything written so far, a block at a time.
+    /// Calls `body` with everything written so far (or its first `limit` bytes), a block at a time.
     /// - Throws: `LocalError` when writing or reading the spool failed.
-    func readBack(_ body: (UnsafeRawBufferPointer) -> Void) throws(LocalError) {
+    func readBack(upTo limit: Int? = nil, _ body: (UnsafeRawBufferPointer) -> Void) throws(LocalError) {
         if failure == nil && fflush(stream) != 0 { failure = Errno(errno) }
         if let failure { throw LocalError("cannot write the temporary file for \(purpose) (\(path)): \(failure.message)") }
         rewind(stream)
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, stream)
+        var left = limit ?? Int.max
+        while left > 0 {
+            let count = fread(&buffer, 1, min(buffer.count, left), stream)
             if count == 0 { break }
+            left -= count
             buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
         if ferror(stream) != 0 { throw LocalError("cannot read back the temporary file for \(purpose) (\(path))") }

@@ -7,14 +7,25 @@ import NottiMedia
 /// referenced relatively; never the downloaded files), so the two can be zipped
 /// and opened anywhere. No network resources: styles and the filter script are inline.
 ///
-/// Cards stream to a spool in the run's scratch folder as records arrive (the
-/// header's totals are known only at the end), so memory stays flat.
+/// Cards stream to two spools in the run's scratch folder as records arrive, the
+/// failed pushes' and the passing ones' (the header's totals, and how many passing
+/// cards fit, are known only at the end), so memory stays flat.
 final class HTMLPreview: @unchecked Sendable {
     let pagePath: String
     let mediaFolder: String
     let card: HTMLCard
     // Used by the writer thread only, then by `finish`.
     private let spool: Spool
+    private let passingSpool: Spool
+    /// Where each passing card ends in `passingSpool`, and the renditions it shows: those past
+    /// the page's bound are left out at the end, and their renditions with them.
+    private var passingCards: [(end: Int, pictures: [String])] = []
+    /// The renditions the failed pushes' cards show (always on the page).
+    private var failingPictures: Set<String> = []
+    /// The input being added: where its cards go, its records still to come, its passing cards' renditions.
+    private var inputPart = CardSelection.Part.none
+    private var companionsLeft = 0
+    private var inputPictures: [String] = []
     /// The renditions the cards show, drawn by the decode worker (writer thread).
     private let pictures: PreviewPictures
     /// Which pushes get a card (writer thread).
@@ -28,7 +39,7 @@ final class HTMLPreview: @unchecked Sendable {
     /// Checks the page's path and makes its media folder (and the page's folder)
     /// before any download.
     /// - Throws: `UsageError` when `path` is a folder; `LocalError` when a folder cannot be made.
-    init(path: String, spool: Spool, context: PreviewContext, decoder: DecodeWorker, errorsOnly: Bool = false) throws {
+    init(path: String, spool: Spool, passingSpool: Spool, context: PreviewContext, decoder: DecodeWorker, errorsOnly: Bool = false) throws {
         selection = CardSelection(errorsOnly: errorsOnly)
         let page = FilePaths.standardized(path)
         try FileTarget.check(page, option: "html")
@@ -43,6 +54,7 @@ final class HTMLPreview: @unchecked Sendable {
         self.mediaFolder = folder
         self.card = HTMLCard(mediaFolderName: FilePaths.lastComponent(folder))
         self.spool = spool
+        self.passingSpool = passingSpool
         self.context = context
     }
 
@@ -73,8 +85,30 @@ final class HTMLPreview: @unchecked Sendable {
     /// its content is seen. Runs on the writer thread, in input order.
     func add(_ record: CheckRecord, report: Report) {
         if record.diagnostics.contains(where: { $0.severity == .warning }) { warned += 1 }
-        guard selection.keeps(record) else { return }
-        spool.writeLine(card.render(report, drawn: drawn(report)))
+        // A request's records arrive one after the other, the first carrying the rest as companions:
+        // they share one place, so their cards stay side by side.
+        let part: CardSelection.Part
+        if companionsLeft > 0 {
+            companionsLeft -= 1
+            part = inputPart
+        } else {
+            part = selection.place(record)
+            inputPart = part
+            companionsLeft = record.companions.count
+            inputPictures = []
+        }
+        guard part != .none else { return }
+        let drawn = drawn(report)
+        let names: [String] = if case .pictures(let names)? = drawn { Array(names.values) } else { [] }
+        let html = card.render(report, drawn: drawn)
+        if part == .failing {
+            spool.writeLine(html)
+            failingPictures.formUnion(names)
+        } else {
+            passingSpool.writeLine(html)
+            inputPictures += names
+            if companionsLeft == 0 { passingCards.append((passingSpool.bytesWritten, inputPictures)) }
+        }
     }
 
     /// The renditions of the picture the card shows, as its platform draws it; nil when it shows no picture.
@@ -96,8 +130,12 @@ final class HTMLPreview: @unchecked Sendable {
     /// - Throws: `LocalError` when the page or its media cannot be written.
     func finish(_ summary: CheckSummary) throws(LocalError) {
         if let failure = pictures.writeFailure { throw LocalError("--html: \(failure)") }
-        // After the run the folder holds exactly what the page references.
-        for name in earlierMedia.subtracting(pictures.referenced) { unlink("\(mediaFolder)/\(name)") }
+        // The passing cards that fit after the failed ones; after the run the folder holds exactly
+        // what the page references (renditions drawn for a card left out go with it).
+        let passingKept = selection.passingKept
+        let passingEnd = passingKept == 0 ? 0 : passingCards[passingKept - 1].end
+        let shownPictures = passingCards.prefix(passingKept).reduce(into: failingPictures) { $0.formUnion($1.pictures) }
+        for name in earlierMedia.union(pictures.referenced).subtracting(shownPictures) { unlink("\(mediaFolder)/\(name)") }
         let folder = FilePaths.parent(pagePath)
         // Created exclusively with the user's usual mode (0666 less the umask), as the page will be.
         let temporary = "\(folder)/.notti-media-page-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).partial"
@@ -121,6 +159,7 @@ final class HTMLPreview: @unchecked Sendable {
         var spoolError: LocalError?
         do {
             try spool.readBack { fwrite($0.baseAddress, 1, $0.count, page) }
+            try passingSpool.readBack(upTo: passingEnd) { fwrite($0.baseAddress, 1, $0.count, page) }
         } catch {
             spoolError = error
         }
@@ -167,7 +206,7 @@ final class HTMLPreview: @unchecked Sendable {
             </form>
             </header>
             <main>
-            <h2>Payloads, in input order</h2>
+            <h2>Failed pushes first, then passing ones, each in input order</h2>
             \(leftOut.map { "<p class=\"left-out\" role=\"note\">\(markupEscape($0))</p>" } ?? "")
             <ol class="cards">
 
