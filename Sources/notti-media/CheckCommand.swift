@@ -145,16 +145,16 @@ struct CheckCommand {
     static func makeFormat(_ options: Options, scratch: ScratchFolder) throws -> CheckFormat {
         switch options.format ?? .text {
         case .text:
-            let text = TextFormat(summaryOnly: options.summaryOnly, errorsOnly: options.errorsOnly)
+            let text = TextFormat(summaryOnly: options.summaryOnly, errorsOnly: options.errorsOnly, top: options.top)
             return CheckFormat(renderer: text, sink: text)
         case .json:
             let json = JSONLinesFormat(summaryOnly: options.summaryOnly)
             return CheckFormat(renderer: json, sink: json)
         case .junit:
             return CheckFormat(
-                renderer: JUnitRenderer(), sink: JUnitSink(spool: try scratch.makeSpool("JUnit output"), shard: options.shard))
+                renderer: JUnitRenderer(), sink: JUnitSink(spool: try scratch.makeSpool("JUnit output"), shard: options.shard, top: options.top))
         case .github:
-            let github = GitHubFormat()
+            let github = GitHubFormat(top: options.top)
             return CheckFormat(renderer: github, sink: github)
         case .sarif:
             return CheckFormat(renderer: SARIFFormat(), sink: SARIFSink())

@@ -96,3 +96,31 @@ import Testing
         #expect(result.stdout.contains("rename it \(folder.path)/export.jsonl"))
     }
 }
+
+/// The text summary's media list (SPEC 13): URLs of the same content and verdicts in one row,
+/// at most `--top N` rows, worst first; `--format json` keeps every URL.
+@Suite struct SummaryMediaListTests {
+    let server = TestServer.shared
+
+    @Test func personalisedURLsOfOneFileAreOneRowAndTopBoundsTheList() throws {
+        let logo = (0..<40).map { payload(url: server.url("/media/logo.png?u=\($0)")) }
+        let missing = (0..<12).map { payload(url: server.url("/status/404?u=\($0)")) }
+        let others = ["badge.webp", "photo.jpg", "spinner.gif"].map { payload(url: server.url("/media/\($0)")) }
+        let input = (logo + missing + others).joined(separator: "\n") + "\n"
+        let out = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let text = try CLI.run(["check", "-", "--cacert", Paths.testCA, "--out", out.path, "--summary-only", "--top", "2"], stdin: input)
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        let list = try #require(lines.firstIndex { $0.hasPrefix("media: 55 distinct URLs, worst first") })
+        #expect(lines[list + 1].hasPrefix("  FAIL http_error (HTTP 404)"), "\(text.stdout)")
+        #expect(lines[list + 1].hasSuffix("12 payloads  12 URLs, same verdict as \(server.url("/status/404?u=0"))"), "\(text.stdout)")
+        #expect(lines[list + 2].contains("WARN jpg 82 B unsupported_type"), "warnings before passes: \(text.stdout)")
+        #expect(lines[list + 3] == "  … and 3 more rows (42 URLs): --top N shows more, --format json lists every URL", "\(text.stdout)")
+        #expect(lines.count == list + 4)
+        let all = try CLI.run(["check", "-", "--cacert", Paths.testCA, "--out", out.path, "--summary-only"], stdin: input)
+        #expect(all.stdout.contains("40 payloads  40 URLs, same content as \(server.url("/media/logo.png?u=0"))"), "\(all.stdout)")
+        let json = try CLI.run(["check", "-", "--cacert", Paths.testCA, "--out", out.path, "--summary-only", "--format", "json"], stdin: input)
+        let summary = try #require(OutFolder.summary(ofJSONLines: json.stdout))
+        #expect((summary["media"] as? [Any])?.count == 55)
+    }
+}

@@ -16,6 +16,8 @@ package final class MediaVerdict: Sendable {
     /// The attachment's type (its file extension), when attached.
     package let type: String?
     package let bytes: Int?
+    /// The downloaded content's hash, when a download finished: the summary groups URLs of the same content.
+    package let sha256: String?
     package let httpStatus: Int?
     /// What attached media raises (type_mismatch, ...; an error of a file the phone cannot
     /// draw or play among them), typed: the summary decides by code and prints `codeText`.
@@ -52,6 +54,7 @@ package final class MediaVerdict: Sendable {
         let deadline = Int((facts.policy.timeoutSeconds * 1000).rounded(.up))
         misses = networks.map { network in facts.estimate(on: network).map { $0 > deadline } ?? false }
         bytes = facts.bytes
+        sha256 = facts.sha256
         httpStatus = facts.httpStatus
         var refused: RefusedConnection?
         switch verdict {
@@ -87,6 +90,7 @@ package final class MediaVerdict: Sendable {
         message = json["message"]?.stringValue
         type = json["type"]?.stringValue
         bytes = json["bytes"]?.intValue
+        sha256 = json["sha256"]?.stringValue
         httpStatus = json["httpStatus"]?.intValue
         // Codes only (another version's, unknown here, keep their text): no message is written there.
         if case .array(let codes)? = json["warnings"] {
@@ -142,6 +146,7 @@ package final class MediaVerdict: Sendable {
             JSONMember("message", .optional(message)),
             JSONMember("type", .optional(type)),
             JSONMember("bytes", .optional(bytes)),
+            JSONMember("sha256", .optional(sha256)),
             JSONMember("httpStatus", .optional(httpStatus)),
             JSONMember("warnings", .array(warnings.map { .string($0.codeText) })),
         ])

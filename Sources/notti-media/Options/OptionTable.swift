@@ -78,6 +78,13 @@ enum OptionTable {
             try options.format = format(text, allowed: [.text, .json], spec: "format")
         },
         OptionSpec("summary-only", [.check, .merge], help: ["print only the summary (text or json)"]) { options, _ in options.summaryOnly = true },
+        OptionSpec("top", value: "N", [.check, .merge], expects: "N, the text summary's media rows, from 1 to 100000",
+                   help: ["the text summary's media list shows at most N rows (default 20), worst",
+                          "first, URLs of the same content and verdicts in one row; --format json",
+                          "lists every URL"]) { options, text throws(UsageError) in
+            guard let top = Int(text), (1...100_000).contains(top) else { throw byName("top").invalid(text) }
+            options.top = top
+        },
         OptionSpec("errors-only", [.check, .merge], help: ["text: list errors only, not warnings"]) { options, _ in options.errorsOnly = true },
         OptionSpec("html", value: "FILE", [.check], expects: "FILE, the preview page to write",
                    help: ["also write a preview page: every push drawn as the phone shows", "it, its pictures drawn into FILE-without-extension-media/ (works offline)"]) { options, text throws(UsageError) in

@@ -39,6 +39,8 @@ struct Options {
     /// `--platform`: the deliveries checked.
     var platforms = PlatformSelection.all
     var summaryOnly = false
+    /// `--top N`: the text summary's media list shows at most N rows.
+    var top = 20
     /// `--errors-only`: `check` text lists errors, not warnings.
     var errorsOnly = false
     /// `--html FILE`: the visual preview page.

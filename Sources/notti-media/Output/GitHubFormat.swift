@@ -5,6 +5,9 @@ import NottiMedia
 /// summary as plain lines (SPEC 16):
 /// `::error file=F,line=L,col=C,title=CODE::MESSAGE` (or `::warning`).
 struct GitHubFormat: CheckRenderer, CheckSink {
+    /// `--top N`: the summary's media rows.
+    var top = 20
+
     func render(_ report: Report) -> String? {
         let commands = Finding.all(in: report).map(Self.command)
         return commands.isEmpty ? nil : commands.joined(separator: "\n")
@@ -24,7 +27,7 @@ struct GitHubFormat: CheckRenderer, CheckSink {
 
     func finish(_ summary: CheckSummary) {
         // Plain lines, so a workflow command cannot be forged from them: each starts with text.
-        Console.out(TextFormat.summaryText(summary))
+        Console.out(TextFormat.summaryText(summary, top: top))
     }
 }
 

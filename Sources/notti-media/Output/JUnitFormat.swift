@@ -39,8 +39,12 @@ final class JUnitSink: CheckSink, @unchecked Sendable {
     private let timestamp: String
 
     /// - Parameter shard: `(index, count)` when the run checks one shard; it goes in the suite's name.
-    init(spool: Spool, shard: (index: Int, count: Int)?) {
+    /// `--top N`: the summary's media rows.
+    private let top: Int
+
+    init(spool: Spool, shard: (index: Int, count: Int)?, top: Int = 20) {
         self.spool = spool
+        self.top = top
         suiteName = "notti-media check" + (shard.map { " (shard \($0.index)/\($0.count))" } ?? "")
         timestamp = UTCTimestamp.now()
     }
@@ -60,7 +64,7 @@ final class JUnitSink: CheckSink, @unchecked Sendable {
         Console.out("  <testsuite name=\"\(markupEscape(name))\" tests=\"\(summary.payloads)\" failures=\"\(summary.failed)\" errors=\"0\" skipped=\"0\""
             + " time=\"\(seconds)\" timestamp=\"\(timestamp)\">")
         try spool.readBack(Console.outBytes)
-        Console.out("    <system-out>\(markupEscape(TextFormat.summaryText(summary)))</system-out>")
+        Console.out("    <system-out>\(markupEscape(TextFormat.summaryText(summary, top: top)))</system-out>")
         Console.out("  </testsuite>")
         Console.out("</testsuites>")
     }

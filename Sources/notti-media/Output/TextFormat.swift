@@ -6,6 +6,8 @@ struct TextFormat: CheckRenderer, CheckSink {
     var summaryOnly: Bool
     /// `--errors-only`: warnings are not listed (the summary still counts them).
     var errorsOnly = false
+    /// `--top N`: the summary's media rows.
+    var top = 20
 
     func render(_ report: Report) -> String? {
         summaryOnly ? nil : report.findingLines(errorsOnly: errorsOnly)
@@ -16,7 +18,7 @@ struct TextFormat: CheckRenderer, CheckSink {
     }
 
     func finish(_ summary: CheckSummary) {
-        Console.out(Self.summaryText(summary))
+        Console.out(Self.summaryText(summary, top: top))
     }
 
     /// `10000 payloads (13334 records: 10000 iOS, 3334 Android)`, inputs and records apart (SPEC 10),
@@ -28,7 +30,7 @@ struct TextFormat: CheckRenderer, CheckSink {
         return "\(inputs) (\(summary.payloads) record\(summary.payloads == 1 ? "" : "s"): \(perPlatform))"
     }
 
-    static func summaryText(_ summary: CheckSummary) -> String {
+    static func summaryText(_ summary: CheckSummary, top: Int = 20) -> String {
         var lines: [String] = []
         let state = summary.interrupted ? "interrupted after" : "checked"
         // Records are written in input order: an interrupted run says how many more had finished past a stuck one.
@@ -65,26 +67,70 @@ struct TextFormat: CheckRenderer, CheckSink {
                 lines.append("  \(network.name) (\(network.description)): \(payloads) of \(summary.payloads)")
             }
         }
-        let media = summary.mediaByImpact
-        if !media.isEmpty {
-            lines.append("media: \(media.count) distinct URL\(media.count == 1 ? "" : "s"), worst first")
-            var rows: [(verdict: String, payloads: Int, url: String)] = []
-            for entry in media {
-                if entry.profiles.count == 1, let (verdict, payloads) = entry.profiles.first {
-                    rows.append((describe(verdict), payloads, textEscape(verdict.key)))
-                    continue
-                }
-                // One download, judged differently by the profiles that read it: each one's verdict.
-                rows.append(("BY PROFILE", entry.payloads, textEscape(entry.url)))
-                for (verdict, payloads) in entry.profiles {
-                    rows.append(("  \(verdict.profileName): \(describe(verdict))", payloads, ""))
-                }
-            }
-            // The verdict column as wide as its widest row, so no row runs into the counts.
-            let width = max(34, rows.map(\.verdict.count).max() ?? 0)
-            lines += rows.map { line($0.verdict, $0.payloads, $0.url, width: width) }
-        }
+        lines += mediaRows(summary, top: top)
         return lines.joined(separator: "\n")
+    }
+
+    /// The media list (SPEC 13): one row per group of URLs whose downloads have the same content and
+    /// the same verdicts (a campaign of personalised URLs of seven files is seven rows), worst first,
+    /// at most `top` rows, then how many more; `--format json` keeps every URL.
+    private static func mediaRows(_ summary: CheckSummary, top: Int) -> [String] {
+        let media = summary.mediaByImpact
+        guard !media.isEmpty else { return [] }
+        struct Group {
+            var first: CheckSummary.URLMedia
+            var urls = 1
+            var payloads: Int
+            var profilePayloads: [Int]
+        }
+        var groups: [Group] = []
+        var slots: [String: Int] = [:]
+        for entry in media {
+            // Same content (a download's hash; none for a failure) and the same verdict under every profile.
+            let key = entry.profiles.map { "\($0.verdict.profileName) \($0.verdict.sha256 ?? "-") \(describe($0.verdict))" }.joined(separator: "\n")
+            if let slot = slots[key] {
+                groups[slot].urls += 1
+                groups[slot].payloads += entry.payloads
+                for (index, profile) in entry.profiles.enumerated() { groups[slot].profilePayloads[index] += profile.payloads }
+            } else {
+                slots[key] = groups.count
+                groups.append(Group(first: entry, payloads: entry.payloads, profilePayloads: entry.profiles.map(\.payloads)))
+            }
+        }
+        // Worst first, then the most records, then by URL (as the list was before grouping).
+        groups.sort {
+            let (left, right) = ($0.first.worst.severityRank, $1.first.worst.severityRank)
+            if left != right { return left > right }
+            if $0.payloads != $1.payloads { return $0.payloads > $1.payloads }
+            return $0.first.url < $1.first.url
+        }
+        var lines = ["media: \(media.count) distinct URL\(media.count == 1 ? "" : "s"), worst first"
+            + (groups.count < media.count ? ", URLs of the same content and verdicts in one row" : "")]
+        var rows: [(verdict: String, payloads: Int, url: String)] = []
+        for group in groups.prefix(top) {
+            let entry = group.first
+            let same = entry.profiles.contains { $0.verdict.sha256 != nil } ? "same content as" : "same verdict as"
+            let url = group.urls == 1 ? textEscape(entry.url) : "\(group.urls) URLs, \(same) \(textEscape(entry.url))"
+            if entry.profiles.count == 1, let verdict = entry.profiles.first?.verdict {
+                rows.append((describe(verdict), group.payloads, group.urls == 1 ? textEscape(verdict.key) : url))
+                continue
+            }
+            // One download, judged differently by the profiles that read it: each one's verdict.
+            rows.append(("BY PROFILE", group.payloads, url))
+            for (index, profile) in entry.profiles.enumerated() {
+                rows.append(("  \(profile.verdict.profileName): \(describe(profile.verdict))", group.profilePayloads[index], ""))
+            }
+        }
+        // The verdict column as wide as its widest row, so no row runs into the counts.
+        let width = max(34, rows.map(\.verdict.count).max() ?? 0)
+        lines += rows.map { line($0.verdict, $0.payloads, $0.url, width: width) }
+        if groups.count > top {
+            let rest = groups.dropFirst(top)
+            let urls = rest.reduce(0) { $0 + $1.urls }
+            lines.append("  … and \(rest.count) more row\(rest.count == 1 ? "" : "s") (\(urls) URL\(urls == 1 ? "" : "s")): --top N shows more, "
+                + "--format json lists every URL")
+        }
+        return lines
     }
 
     private static func line(_ verdict: String, _ payloads: Int, _ url: String, width: Int) -> String {
