@@ -299,6 +299,41 @@ import Testing
         #expect(run.message(run.ios, "certificate_expiring").contains("expires on \(expected)"))
     }
 
+    /// A host's finding is said once per host and run in text and the CI formats, with the records it
+    /// touches; the host table gives the date; each record's JSON keeps it (SPEC 10).
+    @Test func anExpiringCertificateIsSaidOncePerHostNotPerRecord() throws {
+        let certificates = try TestCertificates(days: 10)
+        defer { certificates.remove() }
+        let server = TestServer(certificate: (certificates.chain, certificates.key))
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("campaign.jsonl").path
+        let lines = (0..<5).map { payload(url: server.url("/media/photo.jpg?u=\($0 % 2)")) }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        func check(_ format: String) throws -> CLI.Result {
+            try CLI.run(["check", file, "--cacert", certificates.root, "--out", folder.appendingPathComponent("out").path, "--format", format])
+        }
+        let text = try check("text")
+        #expect(text.status == 0, "a warning: \(text.stdout)")
+        let said = text.stdout.split(separator: "\n").filter { $0.contains(": certificate_expiring: ") }
+        #expect(said.count == 1, "\(text.stdout)")
+        #expect(said.first?.hasPrefix("127.0.0.1: warning: certificate_expiring: the certificate of 127.0.0.1 expires on ") == true)
+        #expect(said.first?.contains("(5 records)") == true, "\(said)")
+        #expect(text.stdout.contains("  certificate expires "), "the host table gives the date: \(text.stdout)")
+        let github = try check("github")
+        #expect(github.stdout.split(separator: "\n").filter { $0.contains("title=certificate_expiring") }.count == 1, "\(github.stdout)")
+        let quality = try check("codequality")
+        let issues = try JSONSerialization.jsonObject(with: Data(quality.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(issues.filter { $0["check_name"] as? String == "certificate_expiring" }.count == 1)
+        let sarif = try check("sarif")
+        let log = try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any] ?? [:]
+        let results = ((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
+        #expect(results.filter { $0["ruleId"] as? String == "certificate_expiring" }.count == 1)
+        let json = OutFolder.records(ofJSONLines: try check("json").stdout)
+        #expect(json.count == 5)
+        #expect(json.allSatisfy { DecodeTests.Records.codes($0).contains("certificate_expiring") }, "each record's JSON keeps it")
+    }
+
     @Test(arguments: [TestCertificates.KeyKind.ecdsaP256, .rsa2048])
     func goodLeavesPassWithTheirFacts(kind: TestCertificates.KeyKind) throws {
         let certificates = try TestCertificates(keyKind: kind)

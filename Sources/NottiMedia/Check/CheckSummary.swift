@@ -98,6 +98,49 @@ public struct CheckSummary: Sendable {
         package var notCacheableBytes = 0
         /// The first of iOS's connection rules this server breaks (`ats_violation`), if any: iPhones refuse it.
         package var atsViolation: String?
+        /// Records whose media iPhones refuse on this server (`ats_violation`).
+        package var atsViolationRecords = 0
+        /// Its certificate's end, seconds since 1970, when within 30 days of the check (`certificate_expiring`).
+        package var certificateNotAfter: Int?
+        /// Records whose media comes from a server whose certificate ends within 30 days.
+        package var certificateExpiringRecords = 0
+        /// The first payload file naming it, where a CI format that needs a file puts a finding about the host.
+        package var firstFile: String?
+    }
+
+    /// One finding about a host (SPEC 10): said once per host and run, with how many records it touches.
+    package struct HostFinding: Sendable {
+        package var host: String
+        package var code: DiagnosticCode
+        package var severity: Diagnostic.Severity
+        package var message: String
+        package var records: Int
+        package var firstFile: String?
+    }
+
+    /// The findings about hosts, an `ats_violation` before a `certificate_expiring`, hosts in order seen.
+    package var hostFindings: [HostFinding] {
+        hosts.flatMap { load -> [HostFinding] in
+            var found: [HostFinding] = []
+            if let rule = load.atsViolation, load.atsViolationRecords > 0 {
+                found.append(HostFinding(
+                    host: load.host, code: .atsViolation, severity: .error,
+                    message: "iPhones refuse the connection to \(load.host) (\(rule)), though curl and Android connect: "
+                        + "\(load.atsViolationRecords) record\(load.atsViolationRecords == 1 ? "" : "s") show\(load.atsViolationRecords == 1 ? "s" : "") "
+                        + "no media on iOS (each record's JSON has the rule's field and value); \(DiagnosticCode.atsViolation.fix)",
+                    records: load.atsViolationRecords, firstFile: load.firstFile))
+            }
+            if let notAfter = load.certificateNotAfter, load.certificateExpiringRecords > 0 {
+                found.append(HostFinding(
+                    host: load.host, code: .certificateExpiring, severity: .warning,
+                    message: "the certificate of \(load.host) expires on \(CertificateFacts.date(notAfter)) (notAfter "
+                        + "\(CertificateFacts.timestamp(notAfter))), within 30 days: a campaign sent after that fails on every phone "
+                        + "(\(load.certificateExpiringRecords) record\(load.certificateExpiringRecords == 1 ? "" : "s")); "
+                        + DiagnosticCode.certificateExpiring.fix,
+                    records: load.certificateExpiringRecords, firstFile: load.firstFile))
+            }
+            return found
+        }
     }
 
     /// - Parameter networks: the networks to count missed deadlines on (`NetworkProfile.summarized`).
@@ -147,6 +190,9 @@ public struct CheckSummary: Sendable {
             codeCounts.add(diagnostic)
         }
         // A URL may be named twice in one payload (two OneSignal keys): it still counts once for that payload.
+        // Likewise a host's findings count each record once.
+        var refusedHosts: Set<Int> = []
+        var expiringHosts: Set<Int> = []
         var seen: Set<String> = []
         var requested: Set<String> = []
         let several = record.media.count > 1
@@ -165,6 +211,18 @@ public struct CheckSummary: Sendable {
                 // Named once per host, with the first rule seen (a redirect's host too, which no download counts).
                 let hostSlot = self.hostSlot(refused.host)
                 hosts[hostSlot].atsViolation = hosts[hostSlot].atsViolation ?? refused.rule
+                if refusedHosts.insert(hostSlot).inserted {
+                    hosts[hostSlot].atsViolationRecords += 1
+                    hosts[hostSlot].firstFile = hosts[hostSlot].firstFile ?? Self.file(of: record.source)
+                }
+            }
+            if let expiring = verdict.expiringCertificate {
+                let hostSlot = self.hostSlot(expiring.host)
+                hosts[hostSlot].certificateNotAfter = hosts[hostSlot].certificateNotAfter ?? expiring.notAfter
+                if expiringHosts.insert(hostSlot).inserted {
+                    hosts[hostSlot].certificateExpiringRecords += 1
+                    hosts[hostSlot].firstFile = hosts[hostSlot].firstFile ?? Self.file(of: record.source)
+                }
             }
         }
         for index in networks.indices where record.media.contains(where: { $0.requestedAtSendTime && $0.misses[index] }) {
@@ -194,6 +252,14 @@ public struct CheckSummary: Sendable {
         return media.count - 1
     }
 
+    /// The payload file of a record's source: `path` of `path:7#android`.
+    static func file(of source: String) -> String {
+        var file = Substring(source)
+        if let hash = file.lastIndex(of: "#") { file = file[..<hash] }
+        if let colon = file.lastIndex(of: ":"), Int(file[file.index(after: colon)...]) != nil { file = file[..<colon] }
+        return String(file)
+    }
+
     /// The slot of `host` in `hosts`, made when it is new.
     private mutating func hostSlot(_ host: String) -> Int {
         if let slot = hostSlots[host] { return slot }
@@ -221,6 +287,10 @@ public struct CheckSummary: Sendable {
         hosts[slot].bytes += load.bytes
         hosts[slot].notCacheableBytes += load.notCacheableBytes
         hosts[slot].atsViolation = hosts[slot].atsViolation ?? load.atsViolation
+        hosts[slot].atsViolationRecords += load.atsViolationRecords
+        hosts[slot].certificateNotAfter = hosts[slot].certificateNotAfter ?? load.certificateNotAfter
+        hosts[slot].certificateExpiringRecords += load.certificateExpiringRecords
+        hosts[slot].firstFile = hosts[slot].firstFile ?? load.firstFile
     }
 
     /// Adds payloads missing media on the network at `index` (a shard's summary, when merging).
@@ -280,6 +350,10 @@ public struct CheckSummary: Sendable {
                         JSONMember("host", .string(load.host)), JSONMember("downloads", .int(load.downloads)),
                         JSONMember("bytes", .int(load.bytes)), JSONMember("notCacheableBytes", .int(load.notCacheableBytes)),
                         JSONMember("atsViolation", .optional(load.atsViolation)),
+                        JSONMember("atsViolationRecords", .int(load.atsViolationRecords)),
+                        JSONMember("certificateExpires", load.certificateNotAfter.map { .string(CertificateFacts.timestamp($0)) } ?? .null),
+                        JSONMember("certificateExpiringRecords", .int(load.certificateExpiringRecords)),
+                        JSONMember("firstFile", .optional(load.firstFile)),
                     ])
                 })),
                 JSONMember("networks", .array(payloadsMissing.map { entry in

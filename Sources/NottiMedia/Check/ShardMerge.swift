@@ -105,7 +105,11 @@ extension CheckSummary {
                     guard let host = entry["host"]?.stringValue else { return nil }
                     merged.addLoad(HostLoad(
                         host: host, downloads: entry["downloads"]?.intValue ?? 0, bytes: entry["bytes"]?.intValue ?? 0,
-                        notCacheableBytes: entry["notCacheableBytes"]?.intValue ?? 0, atsViolation: entry["atsViolation"]?.stringValue))
+                        notCacheableBytes: entry["notCacheableBytes"]?.intValue ?? 0, atsViolation: entry["atsViolation"]?.stringValue,
+                        atsViolationRecords: entry["atsViolationRecords"]?.intValue ?? 0,
+                        certificateNotAfter: entry["certificateExpires"]?.stringValue.flatMap(CertificateFacts.seconds(fromTimestamp:)),
+                        certificateExpiringRecords: entry["certificateExpiringRecords"]?.intValue ?? 0,
+                        firstFile: entry["firstFile"]?.stringValue))
                 }
             }
             if case .array(let listed)? = summary["networks"] {

@@ -34,6 +34,8 @@ package final class MediaVerdict: Sendable {
     package let requestedAtSendTime: Bool
     /// For `ats_violation`: the server iPhones refuse, and the rule it breaks.
     package let refusedConnection: RefusedConnection?
+    /// A certificate of the download's connections that ends within 30 days (`certificate_expiring`).
+    package let expiringCertificate: TransferFacts.ExpiringCertificate?
 
     package struct RefusedConnection: Sendable, Equatable {
         package var host: String
@@ -55,6 +57,7 @@ package final class MediaVerdict: Sendable {
         misses = networks.map { network in facts.estimate(on: network).map { $0 > deadline } ?? false }
         bytes = facts.bytes
         sha256 = facts.sha256
+        expiringCertificate = facts.transfer?.expiringCertificate
         httpStatus = facts.httpStatus
         var refused: RefusedConnection?
         switch verdict {
@@ -103,6 +106,7 @@ package final class MediaVerdict: Sendable {
         misses = []
         requestedAtSendTime = true
         refusedConnection = nil
+        expiringCertificate = nil
     }
 
     /// One name per type for the summary, whatever the SDK called the file

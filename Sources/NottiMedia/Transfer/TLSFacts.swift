@@ -95,4 +95,21 @@ package struct CertificateFacts: Sendable, Equatable {
 
     /// `2026-12-01`.
     package static func date(_ seconds: Int) -> String { String(timestamp(seconds).prefix(10)) }
+
+    /// The seconds since 1970 of a `timestamp`'s text (`2026-12-13T00:00:00Z`); nil for any other text.
+    package static func seconds(fromTimestamp text: String) -> Int? {
+        let digits = Array(text.utf8)
+        guard digits.count == 20, digits[4] == UInt8(ascii: "-"), digits[10] == UInt8(ascii: "T"), digits[19] == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int32? { Int32(String(decoding: digits[range], as: UTF8.self)) }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+              let minute = number(14..<16), let second = number(17..<19) else { return nil }
+        var parts = tm()
+        parts.tm_year = year - 1900
+        parts.tm_mon = month - 1
+        parts.tm_mday = day
+        parts.tm_hour = hour
+        parts.tm_min = minute
+        parts.tm_sec = second
+        return Int(timegm(&parts))
+    }
 }

@@ -26,7 +26,8 @@ extension Report {
     /// Every finding as a `SOURCE: SEVERITY: CODE: MESSAGE` line (only errors
     /// with `errorsOnly`); nil when there is none to print.
     func findingLines(errorsOnly: Bool) -> String? {
-        let shown = diagnostics.filter { !errorsOnly || $0.severity == .error }
+        // A finding about the host is said once per host, before the summary (`TextFormat.hostLines`).
+        let shown = diagnostics.filter { (!errorsOnly || $0.severity == .error) && !$0.code.isAboutHost }
         guard !shown.isEmpty else { return nil }
         return shown.map { FindingLine.format($0, in: self) }.joined(separator: "\n")
     }

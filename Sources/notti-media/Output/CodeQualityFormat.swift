@@ -45,6 +45,11 @@ final class CodeQualitySink: CheckSink, @unchecked Sendable {
     }
 
     func finish(_ summary: CheckSummary) {
+        // The findings about hosts, once per host: fingerprinted by host and code, the same in every run.
+        for finding in Finding.about(summary) {
+            let identity = [finding.source, finding.code].joined(separator: "\u{0}")
+            write(JSONWriter.string(CodeQualityFormat.issue(finding, fingerprint: SHA256.hex(of: Array(identity.utf8)))))
+        }
         Console.out((first ? "[" : "") + "\n" + "]")
     }
 }

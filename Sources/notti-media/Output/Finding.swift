@@ -33,11 +33,22 @@ struct Finding {
             line = number
         }
         let under = report.sdkDetected ? "under \(report.sdk.rawValue): " : ""
-        return report.diagnostics.map { diagnostic in
+        // A finding about the host is said once per host, at the end (`about`), not per record.
+        return report.diagnostics.filter { !$0.code.isAboutHost }.map { diagnostic in
             Finding(
                 file: file, line: diagnostic.column != nil ? (diagnostic.line ?? line) : line, column: diagnostic.column,
                 code: diagnostic.codeText, severity: diagnostic.severity, message: under + diagnostic.message, entry: diagnostic.entry,
                 source: report.source)
+        }
+    }
+
+    /// The run's findings about hosts (SPEC 10), once per host: put on the first payload file naming
+    /// the host (a CI annotation needs a file), the message naming the host and the records it touches.
+    static func about(_ summary: CheckSummary) -> [Finding] {
+        summary.hostFindings.map { found in
+            Finding(
+                file: found.firstFile ?? "-", line: nil, column: nil, code: found.code.rawValue, severity: found.severity,
+                message: found.message, entry: nil, source: "host " + found.host)
         }
     }
 }

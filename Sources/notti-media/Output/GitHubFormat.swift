@@ -26,6 +26,7 @@ struct GitHubFormat: CheckRenderer, CheckSink {
     }
 
     func finish(_ summary: CheckSummary) {
+        for finding in Finding.about(summary) { Console.out(Self.command(finding)) }
         // Plain lines, so a workflow command cannot be forged from them: each starts with text.
         Console.out(TextFormat.summaryText(summary, top: top))
     }

@@ -22,7 +22,9 @@ struct HTMLCard: Sendable {
         // The SDK's own id of the push (iOS keeps it in userInfo; an Android record has the data the app receives).
         let idKey = Self.notificationIDKey(report.sdk)
         let notificationID = idKey.flatMap { key in (content?["userInfo"] ?? content?["data"])?.value(at: key.path).flatMap(Self.text) }
-        let hasWarnings = report.diagnostics.contains { $0.severity == .warning }
+        // A certificate about to end is the host's, said once at the top of the page (SPEC 10), not on every card.
+        let diagnostics = report.diagnostics.filter { $0.code != .certificateExpiring }
+        let hasWarnings = diagnostics.contains { $0.severity == .warning }
         let status = report.passed ? "passed" : "failed"
         let skipped = report.diagnostics.first { Self.extensionSkipped.contains($0.code) }
         // The card is the phone: media only when the extension ran and attached it.
@@ -73,9 +75,9 @@ struct HTMLCard: Sendable {
             html += "<p class=\"phone\">Attached, but not shown on the phone: \(markupEscape(failing.code.plainLanguage))</p>\n"
         }
         html += facts(report, notificationID: idKey.map { ($0.name, notificationID) })
-        if !report.diagnostics.isEmpty {
+        if !diagnostics.isEmpty {
             html += "<section class=\"why\"><h4>\(report.passed ? "Warnings" : "Why")</h4>\n<ul>\n"
-            for diagnostic in report.diagnostics {
+            for diagnostic in diagnostics {
                 html += "<li class=\"\(diagnostic.severity.rawValue)\"><strong>\(diagnostic.severity.rawValue)</strong> "
                 html += "<code>\(markupEscape(diagnostic.codeText))</code> <span class=\"plain\">\(markupEscape(DiagnosticCode.plainLanguage(for: diagnostic, sdk: report.sdk)))</span>"
                 html += "<br><span class=\"message\">\(markupEscape(diagnostic.message))</span></li>\n"

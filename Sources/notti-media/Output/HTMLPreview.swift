@@ -195,6 +195,7 @@ final class HTMLPreview: @unchecked Sendable {
             <div><dt>distinct media</dt><dd>\(summary.mediaByImpact.count)</dd></div>
             <div><dt>downloaded by this check</dt><dd>\(ByteText.human(bytes))</dd></div>
             </dl>
+            \(hostFindings(summary))
             \(riskTables(summary))
             <form class="filters" hidden role="search" onsubmit="return false">
             <fieldset><legend>Show</legend>
@@ -211,6 +212,19 @@ final class HTMLPreview: @unchecked Sendable {
             <ol class="cards">
 
             """
+    }
+
+    /// The findings about hosts (SPEC 10), once each at the top of the page: no card repeats them.
+    private static func hostFindings(_ summary: CheckSummary) -> String {
+        let found = summary.hostFindings
+        guard !found.isEmpty else { return "" }
+        var html = "<section class=\"host-findings why\" aria-label=\"media hosts\"><h2>Media hosts</h2>\n<ul>\n"
+        for finding in found {
+            html += "<li class=\"\(finding.severity.rawValue)\"><strong>\(finding.severity.rawValue)</strong> "
+                + "<code>\(markupEscape(finding.code.rawValue))</code> <span class=\"plain\">\(markupEscape(finding.code.plainLanguage))</span>"
+                + "<br><span class=\"message\">\(markupEscape(finding.message))</span></li>\n"
+        }
+        return html + "</ul></section>"
     }
 
     /// Send time, as pictures people read faster than numbers: per media host what

@@ -63,6 +63,8 @@ final class SARIFSink: CheckSink, @unchecked Sendable {
     }
 
     func finish(_ summary: CheckSummary) {
+        // The findings about hosts, once per host, after the records' own.
+        for finding in Finding.about(summary) { write(JSONWriter.string(SARIFFormat.result(finding))) }
         Console.out((first ? SARIFFormat.head : "") + "\n" + "]}]}")
     }
 }

@@ -18,6 +18,7 @@ struct TextFormat: CheckRenderer, CheckSink {
     }
 
     func finish(_ summary: CheckSummary) {
+        if let lines = Self.hostLines(summary, errorsOnly: errorsOnly) { Console.out(lines) }
         Console.out(Self.summaryText(summary, top: top))
     }
 
@@ -28,6 +29,14 @@ struct TextFormat: CheckRenderer, CheckSink {
         guard summary.payloads != summary.inputs else { return inputs }
         let perPlatform = Platform.allCases.map { "\(summary.counts(for: $0).payloads) \($0.displayName)" }.joined(separator: ", ")
         return "\(inputs) (\(summary.payloads) record\(summary.payloads == 1 ? "" : "s"): \(perPlatform))"
+    }
+
+    /// The findings about hosts, once per host and run (SPEC 10): `HOST: SEVERITY: CODE: MESSAGE`.
+    static func hostLines(_ summary: CheckSummary, errorsOnly: Bool) -> String? {
+        let lines = summary.hostFindings.filter { !errorsOnly || $0.severity == .error }.map {
+            FindingLine.format(Diagnostic($0.severity, $0.code, $0.message), source: $0.host)
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 
     static func summaryText(_ summary: CheckSummary, top: Int = 20) -> String {
@@ -60,7 +69,8 @@ struct TextFormat: CheckRenderer, CheckSink {
             for load in hosts {
                 lines.append("  \(textEscape(load.host).padding(32)) \(String(load.downloads).leftPadding(10)) "
                     + "\(ByteText.human(load.bytes).leftPadding(10)) \(ByteText.human(load.notCacheableBytes).leftPadding(14))"
-                    + (load.atsViolation.map { "  iPhones refuse this server: \($0)" } ?? ""))
+                    + (load.atsViolation.map { "  iPhones refuse this server: \($0)" } ?? "")
+                    + (load.certificateNotAfter.map { "  certificate expires \(CertificateFacts.date($0))" } ?? ""))
             }
             lines.append("networks: records whose media cannot arrive within the deadline")
             for (network, payloads) in summary.payloadsMissing {
