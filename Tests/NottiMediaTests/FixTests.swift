@@ -75,6 +75,12 @@ import Testing
         let run = try fix(input.path, into: into, extra: ["--base-url", base, "--rewrite", rewritten.path])
         #expect(run.result.status == 0, "\(run.result.stdout)\(run.result.stderr)")
         #expect(run.manifest.count == 8)
+        // The closing lines: what was written and its size, what was rewritten, what to upload where.
+        let closing = run.result.stdout.split(separator: "\n").map(String.init)
+        #expect(closing.contains { $0.hasPrefix("fixed 8 URLs: ") && $0.contains(" in \(into.path), each named in \(into.path)/fixes.jsonl") },
+                "\(run.result.stdout)")
+        #expect(closing.contains("rewrote 8 payloads in \(rewritten.path) to name the renditions"), "\(run.result.stdout)")
+        #expect(closing.contains { $0.hasPrefix("next: upload \(into.path)/* (not fixes.jsonl) to \(base), then check the rewritten payloads") })
         // DIR holds exactly the renditions the manifest names, and the manifest.
         let files = run.manifest.compactMap { $0["file"] as? String }
         #expect(run.names == Set(files + ["fixes.jsonl"]), "\(run.names)")
@@ -292,6 +298,8 @@ import Testing
         #expect(Paths.contents(of: tmp) == ["keep.txt"], "\(Paths.contents(of: tmp))")
         let notFixed = run.manifest.compactMap { ($0["notFixed"] as? [String: Any])?["code"] as? String }
         #expect(notFixed == ["http_error", "truncated_media"])
+        #expect(run.result.stdout.contains("\nnot fixed: 2 URLs only the origin can mend"), "\(run.result.stdout)")
+        #expect(run.result.stdout.contains("fixed 0 URLs: 0 renditions (0 B)"), "\(run.result.stdout)")
         #expect(run.result.stdout.contains("broken.jsonl:1: error: http_error:"), "printed as check prints it")
     }
 

@@ -35,6 +35,19 @@ import Testing
         #expect(Self.rewritten(text) == nil)
     }
 
+    /// Video and sound renditions: CleverTap's kind and Batch's UTI follow them, not an image's (SPEC 19).
+    @Test(arguments: [
+        ("mp4", #"{"ct_mediaUrl":"https://m.example/v.webm","ct_mediaType":"video"}"#, #"{"ct_mediaUrl":"https://cdn.example/v.mp4","ct_mediaType":"video"}"#),
+        ("mp3", #"{"ct_mediaUrl":"https://m.example/v.webm","ct_mediaType":"image"}"#, #"{"ct_mediaUrl":"https://cdn.example/v.mp3","ct_mediaType":"audio"}"#),
+        ("mp3", #"{"com.batch":{"at":{"u":"https://m.example/v.webm","t":"public.mp3"}}}"#, #"{"com.batch":{"at":{"u":"https://cdn.example/v.mp3","t":"public.mp3"}}}"#),
+        ("mp4", #"{"com.batch":{"at":{"u":"https://m.example/v.webm","t":"video/webm"}}}"#, #"{"com.batch":{"at":{"u":"https://cdn.example/v.mp4","t":"public.mpeg-4"}}}"#),
+        ("gif", #"{"com.batch":{"at":{"u":"https://m.example/v.webm","t":"image/gif"}}}"#, #"{"com.batch":{"at":{"u":"https://cdn.example/v.gif","t":"com.compuserve.gif"}}}"#),
+    ])
+    func theStatedTypeFollowsAVideoOrSoundRendition(type: String, before: String, after: String) {
+        let rewrite = PayloadRewrite(replacements: ["https://m.example/v.webm": .init(newURL: "https://cdn.example/v.\(type)", type: type)])
+        #expect(rewrite.rewrite(ArraySlice(before.utf8)).map { String(decoding: $0, as: UTF8.self) } ?? before == after)
+    }
+
     @Test func aURLInAnArrayIsReplacedWhereverItIs() {
         #expect(Self.rewritten(#"{"att":[ "https://m.example/a.webp" , "x" ]}"#) == #"{"att":[ "https://cdn.example/f/ab.jpg" , "x" ]}"#)
     }

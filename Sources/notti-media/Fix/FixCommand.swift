@@ -63,6 +63,7 @@ struct FixCommand {
         var lines: [String] = []
         var replacements: [String: PayloadRewrite.Replacement] = [:]
         var everyFindingCured = true
+        var tally = FixTally()
         let withFindings = targets.ordered.filter { !$0.findings.isEmpty }
         let progress = options.quiet || !Console.stderrIsTerminal ? nil : ProgressLine()
         defer { progress?.clear() }
@@ -71,6 +72,7 @@ struct FixCommand {
             // Stopped: the manifest names what finished, and DIR holds exactly that (the partial file is gone).
             if Signals.receivedSignal != nil { break }
             let outcome = fixer.fix(target)
+            tally.add(outcome)
             lines.append(JSONWriter.string(outcome.json))
             if let notFixed = outcome.notFixed {
                 everyFindingCured = false
@@ -85,11 +87,13 @@ struct FixCommand {
             try folder.finish(manifest: lines)
             if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
             if let rewrite = options.rewriteDirectory {
-                try PayloadRewriter(root: rewrite, operands: options.operands, rewrite: PayloadRewrite(replacements: replacements)).run()
+                tally.rewritten = try PayloadRewriter(
+                    root: rewrite, operands: options.operands, rewrite: PayloadRewrite(replacements: replacements)).run()
             }
         } catch {
             return Tool.report(error)
         }
+        if !options.quiet { Console.out(tally.closing(into: folder.path, baseURL: options.baseURL, rewrite: options.rewriteDirectory)) }
         if unreadable.count > 0 { return ExitCode.localFailure }
         return everyFindingCured ? ExitCode.success : ExitCode.failed
     }
@@ -139,5 +143,45 @@ private final class FixProgress: @unchecked Sendable {
     func add(_ record: CheckRecord) {
         done += 1
         if !record.passed { failed += 1 }
+    }
+}
+
+/// What `fix` did, for its closing lines: what was written and its size, what only the origin can
+/// mend, how many payloads were rewritten, and what to upload where.
+struct FixTally {
+    private var files: [String: Int] = [:]
+    private var cured = 0
+    private var notFixed = 0
+    /// Payloads (files, or lines of JSON Lines) `--rewrite` made name a new URL.
+    var rewritten: Int?
+
+    mutating func add(_ outcome: MediaFixer.Outcome) {
+        if let rendition = outcome.rendition {
+            cured += 1
+            files[rendition.file] = rendition.bytes
+        }
+        if outcome.notFixed != nil && outcome.rendition == nil { notFixed += 1 }
+    }
+
+    func closing(into folder: String, baseURL: String?, rewrite: String?) -> String {
+        let bytes = files.values.reduce(0, +)
+        var lines = ["fixed \(cured) URL\(cured == 1 ? "" : "s"): \(files.count) rendition\(files.count == 1 ? "" : "s") "
+            + "(\(ByteText.human(bytes))) in \(folder), each named in \(folder)/\(FixFolder.manifestName)"]
+        if notFixed > 0 {
+            lines.append("not fixed: \(notFixed) URL\(notFixed == 1 ? "" : "s") only the origin can mend (a 404, a timeout, a cut file: "
+                + "each line's notFixed says which)")
+        }
+        if let rewritten, let rewrite {
+            lines.append("rewrote \(rewritten) payload\(rewritten == 1 ? "" : "s") in \(rewrite) to name the renditions")
+        }
+        guard !files.isEmpty else { return lines.joined(separator: "\n") }
+        if let baseURL {
+            lines.append("next: upload \(folder)/* (not \(FixFolder.manifestName)) to \(baseURL), then check the "
+                + (rewrite.map { "rewritten payloads in \($0)" } ?? "payloads again"))
+        } else {
+            lines.append("next: upload \(folder)/* (not \(FixFolder.manifestName)) to your media host, and run fix again with "
+                + "--base-url URL --rewrite DIR for payloads that name them")
+        }
+        return lines.joined(separator: "\n")
     }
 }

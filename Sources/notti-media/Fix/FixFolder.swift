@@ -14,12 +14,16 @@ final class FixFolder {
     private let earlier: Set<String>
     /// The renditions this run named.
     private(set) var named: Set<String> = []
+    /// The folder did not exist before this run (a failed run removes it again, when empty).
+    private let madeHere: Bool
 
     /// Makes the folder when missing and reads what it holds.
     /// - Throws: `UsageError` when it is not a folder or holds something the tool did not put there;
     ///   `LocalError` when it cannot be made or listed.
     init(path: String) throws {
         let folder = FilePaths.standardized(path)
+        var info = stat()
+        madeHere = stat(folder, &info) != 0
         if let error = FilePaths.makeFolders(folder, mode: 0o777) {
             throw LocalError("--into: cannot create \(folder): \(error.message)")
         }
@@ -83,7 +87,9 @@ final class FixFolder {
         let partial: (path: String, descriptor: Int32)
         switch makePartial() {
         case .success(let made): partial = made
-        case .failure(let error): throw LocalError("--into: cannot write \(path)/\(Self.manifestName): \(error.message)")
+        case .failure(let error):
+            abandon()
+            throw LocalError("--into: cannot write \(path)/\(Self.manifestName): \(error.message); the folder is left as it was")
         }
         let text = Array(lines.map { $0 + "\n" }.joined().utf8)
         let failure = text.withUnsafeBytes { writeAll(partial.descriptor, $0) }
@@ -91,9 +97,18 @@ final class FixFolder {
         guard failure == nil, closed, rename(partial.path, "\(path)/\(Self.manifestName)") == 0 else {
             let why = Errno(failure ?? errno).message
             OwnedPaths.run.remove(partial.path)
-            throw LocalError("--into: cannot write \(path)/\(Self.manifestName): \(why)")
+            abandon()
+            throw LocalError("--into: cannot write \(path)/\(Self.manifestName): \(why); the folder is left as it was")
         }
         OwnedPaths.run.release(partial.path)
         for name in earlier.subtracting(named).subtracting([Self.manifestName]) { unlink("\(path)/\(name)") }
+    }
+
+    /// A run that cannot write its manifest leaves the folder as it was: the renditions it added go
+    /// (one an earlier run named holds the same bytes, and stays), and a folder it made goes when empty.
+    func abandon() {
+        for name in named.subtracting(earlier) { unlink("\(path)/\(name)") }
+        named = []
+        if madeHere { rmdir(path) }
     }
 }

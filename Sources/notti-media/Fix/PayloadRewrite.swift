@@ -16,11 +16,13 @@ struct PayloadRewrite {
 
     let replacements: [String: Replacement]
 
-    /// The sibling that states the type of the URL at a path, per SDK, and what it says for a type.
+    /// The sibling that states the type of the URL at a path, per SDK, and what it says for a
+    /// rendition's type (`jpg`, `png`, `gif`, `mp4`, `mp3`): Braze's file extension, Batch's UTI,
+    /// CleverTap's kind of media (SPEC 12), each from `MediaType`.
     private static let typeFields: [(url: [String], type: [String], value: @Sendable (String) -> String)] = [
         (["ab", "att", "url"], ["ab", "att", "type"], { $0 }),
-        (["com.batch", "at", "u"], ["com.batch", "at", "t"], { $0 == "png" ? "public.png" : "public.jpeg" }),
-        (["ct_mediaUrl"], ["ct_mediaType"], { _ in "image" }),
+        (["com.batch", "at", "u"], ["com.batch", "at", "t"], { (MediaType(rawValue: $0) ?? .jpg).uti }),
+        (["ct_mediaUrl"], ["ct_mediaType"], { (MediaType(rawValue: $0) ?? .jpg).kind.rawValue }),
     ]
 
     /// `text` (one JSON payload) with its replacements; nil when nothing in it changes.

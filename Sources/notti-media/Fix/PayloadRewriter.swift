@@ -24,7 +24,11 @@ struct PayloadRewriter {
         }
     }
 
-    func run() throws(LocalError) {
+    /// Writes every payload again under the root.
+    /// - Returns: how many payloads (files, or lines of JSON Lines) now name a new URL.
+    @discardableResult
+    func run() throws(LocalError) -> Int {
+        var changed = 0
         let root = FilePaths.standardized(self.root)
         if let error = FilePaths.makeFolders(root, mode: 0o777) {
             throw LocalError("--rewrite: cannot create \(root): \(error.message)")
@@ -34,15 +38,17 @@ struct PayloadRewriter {
             guard stat(operand, &info) == 0 else { continue }
             let name = FilePaths.lastComponent(FilePaths.standardized(operand))
             if info.st_mode & S_IFMT == S_IFDIR {
-                try walk(operand, into: "\(root)/\(name)")
+                changed += try walk(operand, into: "\(root)/\(name)")
             } else {
-                try write(operand, to: "\(root)/\(name)")
+                changed += try write(operand, to: "\(root)/\(name)")
             }
         }
+        return changed
     }
 
     /// As `check` walks a folder: sorted, hidden entries skipped, links to folders not followed.
-    private func walk(_ folder: String, into target: String) throws(LocalError) {
+    private func walk(_ folder: String, into target: String) throws(LocalError) -> Int {
+        var changed = 0
         let names: [String]
         do {
             names = try FilePaths.contents(ofFolder: folder)
@@ -56,17 +62,20 @@ struct PayloadRewriter {
             let type = info.st_mode & S_IFMT
             let lower = name.lowercased()
             if type == S_IFDIR {
-                try walk(path, into: "\(target)/\(name)")
+                changed += try walk(path, into: "\(target)/\(name)")
             } else if type == S_IFREG || type == S_IFLNK,
                       [".json", ".apns", ".jsonl", ".ndjson"].contains(where: { lower.hasSuffix($0) }) {
-                try write(path, to: "\(target)/\(name)")
+                changed += try write(path, to: "\(target)/\(name)")
             }
         }
+        return changed
     }
 
     /// One payload file, rewritten (each line of a JSON Lines file on its own, streamed: a campaign's file
     /// is not held whole).
-    private func write(_ source: String, to target: String) throws(LocalError) {
+    /// - Returns: how many of its payloads changed.
+    private func write(_ source: String, to target: String) throws(LocalError) -> Int {
+        var changed = 0
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw LocalError("--rewrite: cannot read \(source): \(Errno(errno).message)") }
         defer { close(input) }
@@ -103,13 +112,19 @@ struct PayloadRewriter {
             // Every whole line so far, rewritten; the rest waits for its newline.
             var start = 0
             while let end = pending[start...].firstIndex(of: 0x0A) {
-                emit(rewrite.rewrite(pending[start..<end]).map { $0[...] } ?? pending[start..<end])
+                let rewritten = rewrite.rewrite(pending[start..<end])
+                if rewritten != nil { changed += 1 }
+                emit(rewritten.map { $0[...] } ?? pending[start..<end])
                 emit([0x0A])
                 start = end + 1
             }
             pending.removeFirst(start)
         }
-        if !pending.isEmpty || !lines { emit(rewrite.rewrite(pending[...]).map { $0[...] } ?? pending[...]) }
+        if !pending.isEmpty || !lines {
+            let rewritten = rewrite.rewrite(pending[...])
+            if rewritten != nil { changed += 1 }
+            emit(rewritten.map { $0[...] } ?? pending[...])
+        }
         let closed = close(output) == 0
         guard readFailure == nil, failure == nil, closed, rename(partial, target) == 0 else {
             let why = readFailure.map { "cannot read \(source): \(Errno($0).message)" } ?? Errno(failure ?? errno).message
@@ -117,5 +132,6 @@ struct PayloadRewriter {
             throw LocalError("--rewrite: cannot write \(target): \(why)")
         }
         OwnedPaths.run.release(partial)
+        return changed
     }
 }
