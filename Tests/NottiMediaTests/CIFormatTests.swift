@@ -24,6 +24,34 @@ import Testing
         return try CLI.run(executable: "/bin/sh", ["-c", command])
     }
 
+    /// In a JSON file, a media finding points at the line and column of its media key, in every format;
+    /// in JSON Lines, at its line; a finding about the payload itself, at the file.
+    @Test func aMediaFindingPointsAtItsMediaKey() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = "{\n  \"aps\": {\"alert\": \"x\"},\n  \"notification_id\": \"n\",\n    \"notti_image_url\": \"ftp://media.example/a.png\"\n}\n"
+        try Data(text.utf8).write(to: folder.appendingPathComponent("push.json"))
+        func check(_ format: String) throws -> String {
+            let command = "cd '\(folder.path)' && exec '\(CLI.binary)' check push.json --format \(format) --out out"
+            return try CLI.run(executable: "/bin/sh", ["-c", command]).stdout
+        }
+        let lines = try check("text").split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("push.json:4:5: error: not_https: ") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("push.json: error: mutable_content_missing: ") }, "\(lines)")
+        #expect(try check("github").contains("::error file=push.json,line=4,col=5,title=not_https::"))
+        let quality = try JSONSerialization.jsonObject(with: Data(try check("codequality").utf8)) as? [[String: Any]] ?? []
+        let https = quality.first { $0["check_name"] as? String == "not_https" }
+        #expect(((https?["location"] as? [String: Any])?["lines"] as? [String: Any])?["begin"] as? Int == 4)
+        let sarif = try JSONSerialization.jsonObject(with: Data(try check("sarif").utf8)) as? [String: Any] ?? [:]
+        let results = ((sarif["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
+        let location = ((results.first { $0["ruleId"] as? String == "not_https" }?["locations"] as? [[String: Any]])?.first?["physicalLocation"]
+            as? [String: Any])?["region"] as? [String: Any]
+        #expect(location?["startLine"] as? Int == 4 && location?["startColumn"] as? Int == 5)
+        let json = OutFolder.records(ofJSONLines: try check("json")).first
+        let diagnostic = (json?["diagnostics"] as? [[String: Any]])?.first { $0["code"] as? String == "not_https" }
+        #expect(diagnostic?["line"] as? Int == 4 && diagnostic?["column"] as? Int == 5)
+    }
+
     @Test func gitHubEscapingIsTheToolkits() {
         #expect(GitHubEscaping.data("50% off\r\nnow") == "50%25 off%0D%0Anow")
         #expect(GitHubEscaping.property("a:b,c%d") == "a%3Ab%2Cc%25d")
@@ -36,7 +64,9 @@ import Testing
         let result = try check(in: folder, "github")
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("::error file=summer sale#1.json,title=http_error::the server answered HTTP 404") }, "\(lines)")
+        // A finding about media in a JSON file points at its media key (SPEC 10).
+        #expect(lines.contains { $0.hasPrefix("::error file=summer sale#1.json,line=1,col=106,title=http_error::the server answered HTTP 404") },
+                "\(lines)")
         #expect(lines.contains { $0.hasPrefix("::error file=campaign.jsonl,line=2,col=19,title=invalid_payload::") })
         // A text push (no media) without mutable-content loses only Notti's received event: a warning (SPEC 7).
         #expect(lines.contains { $0.hasPrefix("::warning file=campaign.jsonl,line=3,title=mutable_content_missing::") })
@@ -80,7 +110,8 @@ import Testing
         }
         let http = try #require(results.first { $0["ruleId"] as? String == "http_error" })
         #expect((location(http)["artifactLocation"] as? [String: Any])?["uri"] as? String == "summer%20sale%231.json")
-        #expect(location(http)["region"] == nil, "a finding about a whole file has no region")
+        // A finding about media points at the media key (SPEC 10): line 1, column 106 of the one-line file.
+        #expect((location(http)["region"] as? [String: Int]) == ["startLine": 1, "startColumn": 106])
         let syntax = try #require(results.first { $0["ruleId"] as? String == "invalid_payload" })
         #expect((location(syntax)["region"] as? [String: Any])?["startLine"] as? Int == 2)
         #expect((location(syntax)["region"] as? [String: Any])?["startColumn"] as? Int == 19)

@@ -165,8 +165,22 @@ import Testing
         let run = try ProcessRun.fetch(server.url("/media/\(name)"))
         #expect(run.outcome == "attached")
         #expect(run.media["fallback"] as? Bool == true)
-        #expect(run.diagnosticCodes == ["unsupported_type"])
+        // A WebP attached as jpg still draws (iOS's picture decoder reads WebP); a sound attached as jpg goes
+        // to the picture decoder too, which reads nothing of it (SPEC 17): attached, and failing.
+        #expect(run.diagnosticCodes == (name == "voice.m4a" ? ["undecodable_media", "unsupported_type"] : ["unsupported_type"]))
+        #expect(run.report["passed"] as? Bool == (name != "voice.m4a"))
         #expect(run.result.stderr.contains(advice))
+    }
+
+    /// Bytes no picture decoder reads, attached as a picture (Notti's fallback), fail on iOS whatever
+    /// libmagic names them: an HTML error page served with status 200 (SPEC 17).
+    @Test func anErrorPageServedAsAPictureIsUndecodable() throws {
+        let run = try ProcessRun.fetch(server.url("/media/error-page.html?type=image/jpeg"))
+        #expect(run.outcome == "attached")
+        #expect(run.report["passed"] as? Bool == false)
+        #expect(run.diagnosticCodes.contains("undecodable_media"), "\(run.diagnosticCodes)")
+        #expect(run.result.stderr.contains("no picture decoder reads it: the bytes are text/html"), "\(run.result.stderr)")
+        #expect((run.media["decoded"] as? [String: Any])?["complete"] as? Bool == false)
     }
 
     @Test func payloadLintsRunEvenWhenTheMediaFails() throws {

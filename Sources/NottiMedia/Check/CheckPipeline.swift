@@ -262,9 +262,17 @@ public final class CheckPipeline: @unchecked Sendable {
             skipped.skipped = true
             return skipped
         }
+        // A JSON file's findings about media point at the media key (SPEC 10); a line's, at its line.
+        let places: MediaKeyPositions? = if item.input.lineNumber == nil, case .bytes(let bytes) = item.input.body {
+            MediaKeyPositions(bytes: bytes, entries: deliveries.flatMap { delivery in
+                delivery.plan.entries.compactMap { planned in planned.entry.value.stringValue.map { (planned.entry.key, $0) } }
+            })
+        } else {
+            nil
+        }
         let fetches = inputDeliveries.fetches
         guard !fetches.isEmpty else {
-            return record(item.sequence, reports(deliveries, results: [:]), line: item.input.lineNumber, index: item.input.index)
+            return record(item.sequence, reports(deliveries, results: [:]), line: item.input.lineNumber, index: item.input.index, places: places)
         }
         // A campaign names a few URLs many times: nearly every payload finds its
         // results in, and is reported at once, without a waiting payload.
@@ -275,7 +283,8 @@ public final class CheckPipeline: @unchecked Sendable {
             // Parks the payload, made at its first URL that is not in.
             func park() -> PendingPayload {
                 if let pending { return pending }
-                let made = PendingPayload(sequence: item.sequence, input: item.input, deliveries: deliveries, needed: fetches.count)
+                let made = PendingPayload(
+                    sequence: item.sequence, input: item.input, deliveries: deliveries, needed: fetches.count, places: places)
                 pending = made
                 return made
             }
@@ -297,7 +306,7 @@ public final class CheckPipeline: @unchecked Sendable {
         }
         guard let pending else {
             return dropped ? nil : record(
-                item.sequence, reports(deliveries, results: ready), line: item.input.lineNumber, index: item.input.index)
+                item.sequence, reports(deliveries, results: ready), line: item.input.lineNumber, index: item.input.index, places: places)
         }
         // Some download is still running: whichever thread fills the last result reports.
         var finished: CheckRecord?
@@ -335,26 +344,40 @@ public final class CheckPipeline: @unchecked Sendable {
     }
 
     private func finishRecord(_ pending: PendingPayload) -> CheckRecord {
-        record(pending.sequence, reports(pending.deliveries, results: pending.results), line: pending.input.lineNumber, index: pending.input.index)
+        record(
+            pending.sequence, reports(pending.deliveries, results: pending.results), line: pending.input.lineNumber,
+            index: pending.input.index, places: pending.places)
     }
 
     /// The record of one input: its first delivery's, with the others (a send request's
     /// Android delivery) as companions written right after it.
-    private func record(_ sequence: Int, _ reports: consuming [Report], line: Int?, index: Int?) -> CheckRecord {
+    private func record(
+        _ sequence: Int, _ reports: consuming [Report], line: Int?, index: Int?, places: MediaKeyPositions? = nil
+    ) -> CheckRecord {
         var reports = reports
         // Taken out of the array from its end, each report moves into its record (a subscript read
         // copied it, and taking the first shifted the rest).
         reports.reverse()
         let firstReport = reports.removeLast()
         var companions: [CheckRecord] = []
-        while let companion = reports.popLast() { companions.append(record(sequence, companion, line: line, index: index)) }
-        var first = record(sequence, firstReport, line: line, index: index)
+        while let companion = reports.popLast() { companions.append(record(sequence, companion, line: line, index: index, places: places)) }
+        var first = record(sequence, firstReport, line: line, index: index, places: places)
         if !companions.isEmpty { first.companions = companions }
         return first
     }
 
-    private func record(_ sequence: Int, _ report: consuming Report, line: Int?, index: Int?) -> CheckRecord {
+    private func record(
+        _ sequence: Int, _ report: consuming Report, line: Int?, index: Int?, places: MediaKeyPositions? = nil
+    ) -> CheckRecord {
         var report = report
+        if let places, !places.isEmpty {
+            for position in report.diagnostics.indices
+            where report.diagnostics[position].line == nil && !report.diagnostics[position].code.isAboutPayload {
+                guard let at = places.position(ofEntry: report.diagnostics[position].entry) else { continue }
+                report.diagnostics[position].line = at.line
+                report.diagnostics[position].column = at.column
+            }
+        }
         if let line {
             report.sourceIsLine = true
             // A position inside the line is a column of the file's line `line`: the same in every format.
@@ -392,7 +415,11 @@ final class PendingPayload: @unchecked Sendable {
     private let lock = Lock()
     private(set) var results = MediaResults()
 
-    init(sequence: Int, input: CheckInput, deliveries: [Delivery], needed: Int) {
+    /// Where its JSON file names its media, for its findings (none for a line of JSON Lines).
+    let places: MediaKeyPositions?
+
+    init(sequence: Int, input: CheckInput, deliveries: [Delivery], needed: Int, places: MediaKeyPositions? = nil) {
+        self.places = places
         self.sequence = sequence
         self.input = CheckInput(source: input.source, body: .unreadable(""), lineNumber: input.lineNumber, index: input.index)
         self.deliveries = deliveries

@@ -16,7 +16,7 @@ package struct DecoderRules {
     /// and `video_codec_support` (iOS's player's).
     func judge(_ verdict: EntryVerdict, profile: SDKProfile) -> EntryVerdict {
         guard case .attached(let attachment, let facts, let warnings) = verdict else { return verdict }
-        let found = findings(profile: profile)
+        let found = findings(profile: profile, attachedAs: (attachment.kind, attachment.fileExtension))
         // BitmapFactory returns nothing: the notification shows its text alone.
         if profile.platform.decodesBeforeShowing, let undecodable = found.first(where: { $0.code == .undecodableMedia }) {
             return .failed(facts: facts, .undecodableMedia, undecodable.message)
@@ -24,10 +24,20 @@ package struct DecoderRules {
         return found.isEmpty ? verdict : .attached(attachment, facts: facts, warnings: warnings + found)
     }
 
-    /// The decoder's findings for a file attached under `profile` (`sniff` gives Notti's).
-    package func findings(profile: SDKProfile) -> [Diagnostic] {
+    /// The decoder's findings for a file attached under `profile` (`sniff` gives Notti's), as the kind
+    /// and extension it is attached as, when known.
+    package func findings(profile: SDKProfile, attachedAs attached: (kind: MediaType.Kind, fileExtension: String)? = nil) -> [Diagnostic] {
         let platform = profile.platform
         var found: [Diagnostic] = []
+        // iOS reads an attachment as the type it was given (SPEC 17): a video or a sound attached as a
+        // picture (Notti's jpg fallback for an m4a, a hint that says png) goes to the picture decoder.
+        if let attached, attached.kind == .image, decoded.kind != .picture, decoded.undecodable == nil {
+            found.append(.error(.undecodableMedia,
+                "the file is \(decoded.kind == .video ? "a video" : "a sound") attached as \(attached.fileExtension): iOS hands it "
+                    + "to the picture decoder, which reads nothing of it, and the phone shows an empty picture; serve it as "
+                    + "a type the SDK attaches as \(decoded.kind == .video ? "video (mp4)" : "sound (mp3)"), or link a picture"))
+            return found
+        }
         if let detail = decoded.undecodable {
             let what = decoded.format.map { "\($0) \(decoded.kind.rawValue)" } ?? decoded.kind.rawValue
             if platform.decodesBeforeShowing {
@@ -36,9 +46,13 @@ package struct DecoderRules {
                         + "alone; \(DiagnosticCode.undecodableMedia.fix)"))
             } else {
                 let shown = decoded.kind == .picture ? "an empty picture" : "a player that does not play"
+                // Bytes of no picture format at all (an error page): the link, not the upload, is what to mend.
+                let fix = decoded.format == nil && decoded.kind == .picture
+                    ? "check the link: it must serve the picture itself, not a page or another kind of file"
+                    : DiagnosticCode.undecodableMedia.fix
                 found.append(.error(.undecodableMedia,
                     "the \(what) does not decode (\(detail)): iOS attaches it without reading the bytes, and the phone shows \(shown); "
-                        + DiagnosticCode.undecodableMedia.fix))
+                        + fix))
             }
         } else if decoded.complete == false {
             found.append(Diagnostic(.warning, .truncatedMedia, truncationMessage(fill: platform.fillBelowCut)))

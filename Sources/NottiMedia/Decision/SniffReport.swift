@@ -62,10 +62,13 @@ package struct SniffReport: Sendable {
         }
         // Named by content, as downloads are: copies of one file (a campaign's folder) are decoded once.
         // A cut stream is not decoded: its end is the read bound's, not the file's (SPEC 17 reads whole files).
-        if bytes > 0, !cut, let decoder, DecodedMedia.kind(ofMime: mime) != nil,
-           let decoded = decoder.decode(fileAt: path, mime: mime, sha256: SHA256.hex(ofFileAt: path), within: MediaPolicy.sdkTimeoutSeconds) {
+        // Bytes of no media type are judged without reading them (`DecodedMedia.unreadable`): no hash needed.
+        if bytes > 0, !cut, let decoder,
+           let decoded = decoder.decode(
+            fileAt: path, mime: mime, sha256: DecodedMedia.kind(ofMime: mime) == nil ? nil : SHA256.hex(ofFileAt: path),
+            within: MediaPolicy.sdkTimeoutSeconds) {
             self.decoded = decoded
-            found += DecoderRules(decoded: decoded).findings(profile: .notti)
+            found += DecoderRules(decoded: decoded).findings(profile: .notti, attachedAs: (type.kind, type.rawValue))
         }
         self.diagnostics = found
     }

@@ -101,7 +101,8 @@ package final class DecodeWorker: Sendable {
     /// type is one phones decode, and before the wait for the worker, so that whatever the caller holds
     /// to name the file (a working file's lock) is held for the open alone, not for other files' decodes.
     package func decode(opening open: () -> Int32, mime: String, sha256: String?, within seconds: Double) -> DecodedMedia? {
-        guard DecodedMedia.kind(ofMime: mime) != nil else { return nil }
+        // Bytes of no media type: what a picture decoder makes of them is known without reading them.
+        guard DecodedMedia.kind(ofMime: mime) != nil else { return pictures == nil ? nil : .unreadable(mime: mime) }
         guard let worker = worker(for: mime) else {
             if !off { Self.sayMissingOnce() }
             return nil

@@ -84,11 +84,23 @@ package struct DecodedMedia: Sendable, Equatable {
             height = answer["height"]?.intValue
         }
         if status == "undecodable" {
-            undecodable = answer["detail"]?.stringValue ?? "the decoder read nothing of it"
+            // The decoder's own words; a message never has an empty detail.
+            undecodable = answer["detail"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "the decoder read nothing of it"
             complete = false
         } else {
             complete = answer["complete"].flatMap { if case .bool(let value) = $0 { value } else { nil } }
         }
+    }
+
+    /// Bytes of a type no phone decodes as media (libmagic names no picture, video or sound in them: an
+    /// HTML error page, a PNG whose signature was mangled): the phone's picture decoder, which a fallback
+    /// or a hinted picture type hands them to, reads nothing of them (SPEC 17). Decoders find a format by
+    /// its signature, as libmagic does: where it finds none, none of them reads the file.
+    static func unreadable(mime: String) -> DecodedMedia {
+        var decoded = DecodedMedia(kind: .picture)
+        decoded.complete = false
+        decoded.undecodable = "no picture decoder reads it: the bytes are \(mime), not a picture format phones decode"
+        return decoded
     }
 
     /// A file the decoder stopped on (a crash, a hang past the deadline, a kill): nothing of it decoded.

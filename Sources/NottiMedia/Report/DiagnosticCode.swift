@@ -98,6 +98,15 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     public var isFailure: Bool { self != .noMedia && self != .bundleResource }
 
     /// What to do about it, in plain words: the end of the code's message.
+    /// A finding about the payload itself rather than its media: it points at the payload, not at a media key.
+    package var isAboutPayload: Bool {
+        switch self {
+        case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .duplicateKey, .ambiguousSDK,
+             .invalidPayload, .foreignMediaKey, .noAndroidMedia: true
+        default: false
+        }
+    }
+
     /// A finding about the media's host rather than one record (SPEC 10): said once per host and run
     /// in the text and CI formats (each record's JSON keeps it).
     package var isAboutHost: Bool { self == .certificateExpiring || self == .atsViolation }

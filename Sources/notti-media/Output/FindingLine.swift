@@ -14,7 +14,10 @@ enum FindingLine {
     static func format(_ diagnostic: Diagnostic, source: String, sourceIsLine: Bool = false, profile: SDK? = nil) -> String {
         var location = source
         if let column = diagnostic.column {
-            location += sourceIsLine ? ":\(column)" : ":\(diagnostic.line ?? 1):\(column)"
+            // Before a request's delivery (`path:3:5#android`), after a line's number (`path:7:19`).
+            let delivery = Platform.allCases.first { source.hasSuffix("#\($0.rawValue)") }.map { "#\($0.rawValue)" } ?? ""
+            location = String(source.dropLast(delivery.count))
+                + (sourceIsLine ? ":\(column)" : ":\(diagnostic.line ?? 1):\(column)") + delivery
         }
         return joined(
             textEscape(location), ": ", diagnostic.severity.rawValue, ": ", diagnostic.codeText, ": ",
