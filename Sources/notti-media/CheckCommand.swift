@@ -40,6 +40,10 @@ struct CheckCommand {
         }
         defer { scratch.remove() }
         let unreadable = Counter()
+        // The progress line's total and time left, for a person watching a terminal (measured only then).
+        if !options.quiet && Console.stderrIsTerminal && (options.format ?? .text) == .text {
+            sources.progress = ReadProgress(operands: options.operands)
+        }
         sources.unreadable = { message in
             Console.fail(message)
             unreadable.add()
@@ -87,7 +91,8 @@ struct CheckCommand {
 
         let started = MonotonicInstant.now
         let startedAt = UTCTimestamp.now()
-        let progress = options.quiet || !Console.stderrIsTerminal || (options.format ?? .text) != .text ? nil : ProgressLine()
+        let progress = options.quiet || !Console.stderrIsTerminal || (options.format ?? .text) != .text
+            ? nil : ProgressLine(reading: sources.progress)
         let tally = Tally()
         let sink = format.sink
         pipeline.start { record in

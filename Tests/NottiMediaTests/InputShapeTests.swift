@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import notti_media
 
 /// The inputs users have (SPEC 2, 20): a file or line holding a JSON array of payloads,
 /// gzip-compressed exports, and JSON Lines under another name.
@@ -122,5 +123,26 @@ import Testing
         let json = try CLI.run(["check", "-", "--cacert", Paths.testCA, "--out", out.path, "--summary-only", "--format", "json"], stdin: input)
         let summary = try #require(OutFolder.summary(ofJSONLines: json.stdout))
         #expect((summary["media"] as? [Any])?.count == 55)
+    }
+}
+
+/// The progress line gives the input's total and the time left when its size is known (SPEC 6's
+/// progress line, issue 46): a regular file or a folder of them, not standard input or gzip.
+@Suite struct ReadProgressTests {
+    @Test func theTotalAndTimeLeftComeFromTheBytesRead() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("campaign.jsonl")
+        try Data(repeating: 0x20, count: 2_000_000).write(to: file)
+        try Data(repeating: 0x20, count: 1_000).write(to: folder.appendingPathComponent(".hidden.json"))
+        let reading = ReadProgress(operands: [folder.path])
+        #expect(reading.total == 2_000_000, "hidden entries are not read, so not counted")
+        reading.add(500_000)
+        #expect(ProgressLine.left(reading, seconds: 10) == ", 25% of 2 MB, about 30 s left")
+        reading.add(1_500_000)
+        #expect(ProgressLine.left(reading, seconds: 40) == ", 100% of 2 MB")
+        #expect(ReadProgress(operands: ["-"]).total == nil)
+        #expect(ReadProgress(operands: [file.path, "-"]).total == nil, "standard input's size is not known")
+        #expect(ProgressLine.left(ReadProgress(operands: ["-"]), seconds: 10) == "")
     }
 }

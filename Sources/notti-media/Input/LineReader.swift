@@ -22,6 +22,8 @@ struct LineReader {
     var gzip: GzipFile?
     /// Checked while waiting for input, so SIGINT stops an idle `check -`.
     let isCancelled: () -> Bool
+    /// Told of each block's size as it is read (the progress line's bytes read).
+    var counted: ((Int) -> Void)?
     static let blockSize = 64 * 1024
 
     /// Calls `body` with each non-blank line and its 1-based number until it
@@ -65,6 +67,7 @@ struct LineReader {
                 }
             }
             if count == 0 { break }
+            counted?(count)
             var start = 0
             while start < count {
                 // memchr over the block, and lines copied from its buffer: slices of

@@ -18,6 +18,8 @@ struct PayloadSources {
     /// Told of each operand (or folder, or part of one) that cannot be read, as
     /// `ReadFailure` says it: it is not a payload and is not counted as one.
     var unreadable: (String) -> Void = { _ in }
+    /// Counts the bytes read, for the progress line (a terminal's).
+    var progress: ReadProgress?
 
     /// Checks that every path exists before anything runs.
     /// - Throws: `UsageError` naming the first path that does not.
@@ -123,6 +125,7 @@ struct PayloadSources {
             walk.skip()
             return true
         }
+        progress?.add(bytes.count)
         if array, let going = elements(of: bytes, named: path, line: nil, &walk) { return going }
         if let hint = Self.jsonLinesHint(path, bytes) { return walk.next { CheckInput(source: path, body: .unreadable(hint)) } }
         return walk.next {
@@ -166,7 +169,8 @@ struct PayloadSources {
 
     private func lines(of descriptor: Int32, gzip: GzipFile? = nil, named name: String, _ walk: inout Walk) -> Bool {
         var going = true
-        let reader = LineReader(fileDescriptor: descriptor, gzip: gzip, isCancelled: { cancellation.isCancelled })
+        var reader = LineReader(fileDescriptor: descriptor, gzip: gzip, isCancelled: { cancellation.isCancelled })
+        reader.counted = progress.map { progress in { progress.add($0) } }
         reader.forEachLine(willRead: walk.willBlock) { number, line in
             // The rest of this operand is lost, not bad JSON: say so, and go on with the next.
             if case .failed(let code) = line {

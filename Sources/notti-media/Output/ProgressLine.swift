@@ -10,6 +10,13 @@ final class ProgressLine: @unchecked Sendable {
     private var lastDrawn = MonotonicInstant.now
     private var drawn = false
 
+    /// The input's reading, when the line gives a total and the time left.
+    private let reading: ReadProgress?
+
+    init(reading: ReadProgress? = nil) {
+        self.reading = reading
+    }
+
     func update(done: Int, failed: Int) {
         let now = MonotonicInstant.now
         guard now - lastDrawn >= .milliseconds(100) else { return }
@@ -18,8 +25,21 @@ final class ProgressLine: @unchecked Sendable {
         let rate = seconds > 0 ? Int(Double(done) / seconds) : 0
         // Made only when stderr is a terminal, so the stream is there.
         guard let stream = Console.standardError else { return }
-        fputs("\r\u{1B}[Kchecked \(done) payload\(done == 1 ? "" : "s"), \(failed) failed, \(rate)/s", stream)
+        fputs("\r\u{1B}[Kchecked \(done) payload\(done == 1 ? "" : "s"), \(failed) failed, \(rate)/s\(Self.left(reading, seconds: seconds))", stream)
         drawn = true
+    }
+
+    /// `, 30% of 40 MB, about 12 s left`: from the bytes read, when the input's size is known.
+    static func left(_ reading: ReadProgress?, seconds: Double) -> String {
+        guard let reading, let total = reading.total else { return "" }
+        let read = min(reading.bytesRead, total)
+        let percent = total > 0 ? read * 100 / total : 0
+        var text = ", \(percent)% of \(ByteText.human(total))"
+        if read > 0 && seconds >= 1 && read < total {
+            let remaining = Int((seconds * Double(total - read) / Double(read)).rounded(.up))
+            text += remaining >= 120 ? ", about \(remaining / 60) min left" : ", about \(remaining) s left"
+        }
+        return text
     }
 
     /// `fix`'s second step: the URLs with findings handled so far.
