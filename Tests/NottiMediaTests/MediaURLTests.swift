@@ -64,3 +64,42 @@ import Testing
         }
     }
 }
+
+/// SPEC 20: template code left in a campaign's URL (personalisation did not run) is
+/// `unrendered_template`, in every URL position and whatever the SDK makes of the text.
+@Suite struct UnrenderedTemplateTests {
+    @Test(arguments: [
+        ("https://cdn.example/{{user.id}}.png", "{{"), ("https://cdn.example/a.png?u={{ user.id }}", "{{"),
+        ("https://cdn.example/{% if x %}a{% endif %}.png", "{%"), ("https://cdn.example/${id}.png", "${"),
+        ("https://cdn.example/<%= id %>.png", "<%"), ("https://cdn.example/x}}.png", "}}"),
+        ("https://cdn.example/%7b%7Buser%7D%7D.png", "%7B%7B"), ("https://cdn.example/%24%7Bid%7D.png", "%24%7B"),
+    ])
+    func templateCodeIsFound(url: String, marker: String) {
+        #expect(MediaURL.check(.string(url)) == .unrenderedTemplate(marker))
+    }
+
+    @Test(arguments: ["https://cdn.example/a.png", "https://cdn.example/a%20b.png?x=%7B", "https://cdn.example/{a}.png"])
+    func otherURLsAreNot(url: String) {
+        #expect(MediaURL.templateMarker(in: url) == nil)
+    }
+
+    @Test func everyURLPositionAndProfileSaysSo() throws {
+        let template = "https://cdn.example/{{recipient.image}}.png"
+        let lines = [
+            #"{"aps":{"alert":"a","mutable-content":1},"notification_id":"n","notti_image_url":"\#(template)"}"#,
+            #"{"aps":{"alert":"a","mutable-content":1},"ab":{"att":{"url":"\#(template)","type":"png"}}}"#,
+            #"{"aps":{"alert":"a","mutable-content":1},"att":{"hero":"\#(template)"}}"#,
+            #"{"message":{"notification":{"title":"t","body":"b","image":"\#(template)"},"apns":{"payload":{"aps":{"mutable-content":1}}}}}"#,
+        ]
+        let result = try CLI.run(["check", "-", "--sdk", "auto", "--format", "json", "--out", Paths.temporaryFolder().path],
+                                 stdin: lines.joined(separator: "\n") + "\n")
+        #expect(result.status == 1)
+        let records = OutFolder.records(ofJSONLines: result.stdout)
+        #expect(records.count == 5)
+        for record in records {
+            let codes = (record["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+            #expect(codes.contains("unrendered_template"), "\(record["source"] ?? "?"): \(codes)")
+        }
+        #expect(records.allSatisfy { $0["reason"] as? String == "unrendered_template" && $0["passed"] as? Bool == false })
+    }
+}

@@ -17,6 +17,8 @@ package struct MediaURL: Sendable, Equatable {
         case absent
         /// `invalid_url`, with why.
         case invalid(String)
+        /// `unrendered_template`: the URL still holds template code, the marker found.
+        case unrenderedTemplate(String)
         /// `not_https`, with the scheme found.
         case notHTTPS(scheme: String)
         case valid(MediaURL)
@@ -35,6 +37,8 @@ package struct MediaURL: Sendable, Equatable {
             return .invalid("\(key) must be a string, not \(value.kindName)")
         }
         if text.isEmpty { return .invalid("\(key) is empty") }
+        // Before the spaces a template holds (`{{ user.id }}`) make it an invalid URL: what to mend is the template.
+        if let marker = templateMarker(in: text) { return .unrenderedTemplate(marker) }
         if let bad = text.unicodeScalars.first(where: isForbidden) {
             let what = bad.properties.isWhitespace ? "white space" : "a control character"
             return .invalid("the URL contains \(what) (U+\(hex4(bad.value)))")
@@ -53,6 +57,21 @@ package struct MediaURL: Sendable, Equatable {
         case .success(let parts): parsed = parts
         }
         return .valid(MediaURL(string: text, scheme: scheme, host: parsed.host, pathExtension: pathExtension(of: parsed.path)))
+    }
+
+    /// The template code a campaign's URL may still hold when the platform's personalisation did not run
+    /// (SPEC 20): Liquid and Handlebars (`{{ }}`, `{% %}`), JavaScript and shell (`${`), ERB and JSP (`<%`),
+    /// as written or percent-encoded (case-insensitive hex).
+    static let templateMarkers = ["{{", "}}", "{%", "%}", "${", "<%"]
+
+    /// The first template marker `text` holds, as written in it; nil when none.
+    static func templateMarker(in text: String) -> String? {
+        // Cheap first: most URLs have neither braces nor a percent sign followed by a marker's code.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "<") })
+        else { return nil }
+        if let plain = templateMarkers.first(where: { text.range(ofBytes: $0) != nil }) { return plain }
+        let upper = text.uppercased()
+        return ["%7B%7B", "%7D%7D", "%7B%25", "%25%7D", "%24%7B", "%3C%25"].first { upper.range(ofBytes: $0) != nil }
     }
 
     /// White space, control and invisible format characters have no place in a URL.

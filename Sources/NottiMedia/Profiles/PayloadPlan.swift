@@ -76,12 +76,17 @@ package final class PayloadPlan: Sendable {
     private static func step(
         for entry: MediaEntry, profile: SDKProfile, policy: MediaPolicy, checkURL: (JSONValue?, String, Bool) -> MediaURL.Verdict
     ) -> PlannedEntry.Step {
+        // Template code left in the value is the platform's failure, whatever the SDK would make of the text.
+        if profile.bundleFiles != nil, case .string(let text) = entry.value, let marker = MediaURL.templateMarker(in: text) {
+            return .failed(.unrenderedTemplate, Self.templateMessage(marker))
+        }
         if let bundleFiles = profile.bundleFiles, case .string(let text) = entry.value, !text.isEmpty {
             if !bundleFiles.isURL(text) { return .bundleResource(bundleFiles.message(quoted(text), sdk: profile.sdk)) }
         }
         switch checkURL(entry.value, entry.key, policy.allowHTTP) {
         case .absent: return .failed(.invalidURL, "\(entry.key) is missing; \(DiagnosticCode.invalidURL.fix)")
         case .invalid(let why): return .failed(.invalidURL, "\(why); \(DiagnosticCode.invalidURL.fix)")
+        case .unrenderedTemplate(let marker): return .failed(.unrenderedTemplate, Self.templateMessage(marker))
         case .valid(let url): return .fetch(url)
         case .notHTTPS(let scheme):
             if profile.refusesHTTPItself {
@@ -98,5 +103,11 @@ package final class PayloadPlan: Sendable {
             return .failed(
                 .notHTTPS, "the URL scheme is \(scheme): the extension downloads https (or http, where the app allows it) only; \(DiagnosticCode.notHTTPS.fix)")
         }
+    }
+
+    /// `unrendered_template`'s message (SPEC 20).
+    static func templateMessage(_ marker: String) -> String {
+        "the URL still holds template code (\(marker)): the platform sends it as written when personalisation did not run, "
+            + "and no phone can fetch it; \(DiagnosticCode.unrenderedTemplate.fix)"
     }
 }

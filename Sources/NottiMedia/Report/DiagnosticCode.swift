@@ -10,6 +10,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case noMedia = "no_media"
     case invalidPayload = "invalid_payload"
     case invalidURL = "invalid_url"
+    case unrenderedTemplate = "unrendered_template"
     case notHTTPS = "not_https"
     case insecureRedirect = "insecure_redirect"
     case tooManyRedirects = "too_many_redirects"
@@ -66,7 +67,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     /// Every case named, no `default`: a new code must be placed here, never becoming a reason by accident.
     public var isReason: Bool {
         switch self {
-        case .noMedia, .invalidPayload, .invalidURL, .notHTTPS, .insecureRedirect, .tooManyRedirects, .httpError, .emptyMedia,
+        case .noMedia, .invalidPayload, .invalidURL, .unrenderedTemplate, .notHTTPS, .insecureRedirect, .tooManyRedirects, .httpError, .emptyMedia,
              .tooLarge, .timeout, .tlsError, .atsViolation, .networkError, .blockedAddress, .writeError, .invalidMediaSpec,
              .unsupportedType, .bundleResource, .undecodableMedia: true
         case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch,
@@ -81,7 +82,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     /// (`unsupported_type` and `payload_too_large` can be either; a finding says which).
     public var defaultSeverity: Diagnostic.Severity {
         switch self {
-        case .invalidPayload, .invalidURL, .notHTTPS, .insecureRedirect, .tooManyRedirects, .httpError, .emptyMedia, .tooLarge,
+        case .invalidPayload, .invalidURL, .unrenderedTemplate, .notHTTPS, .insecureRedirect, .tooManyRedirects, .httpError, .emptyMedia, .tooLarge,
              .timeout, .tlsError, .atsViolation, .networkError, .blockedAddress, .writeError, .invalidMediaSpec, .unsupportedType,
              .mutableContentMissing, .noAlert, .payloadTooLarge, .undecodableMedia, .unplayableVideo: .error
         case .noMedia, .bundleResource, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch, .foreignMediaKey, .ambiguousSDK,
@@ -116,6 +117,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .noMedia: "add the SDK's media key to show media"
         case .invalidPayload: "make the payload one JSON object, as sent to APNs"
         case .invalidURL: "send an absolute URL with a host and no spaces"
+        case .unrenderedTemplate: "check that the platform's personalisation fills the URL for every recipient (a default value for a missing attribute), or send the URL itself"
         case .notHTTPS: "serve the media over https"
         case .insecureRedirect: "redirect to https only"
         case .tooManyRedirects: "link the final URL directly"
@@ -163,6 +165,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .noMedia: "There is no media in this push."
         case .invalidPayload: "This is not a valid push: APNs would reject it."
         case .invalidURL: "The media link is not a valid web address."
+        case .unrenderedTemplate: "The media link still holds template code: no phone can fetch it."
         case .notHTTPS: "The media link is not https: the phone will not download it."
         case .insecureRedirect: "The media link forwards to an insecure address: the phone stops there."
         case .tooManyRedirects: "The media link forwards too many times: the phone gives up."

@@ -10,6 +10,9 @@ extension DiagnosticCode {
                 + "holds a value that is not a string (FCM refuses the request)"
         case .invalidURL:
             "not a non-empty string, not an absolute URL with a host, or it contains white space or control characters"
+        case .unrenderedTemplate:
+            "the media URL still holds template code (`{{`, `}}`, `{%`, `%}`, `${`, `<%`, or their percent-encoded forms): the "
+                + "platform sends the text as written when its personalisation did not run"
         case .notHTTPS:
             "the scheme is not https (`HTTPS://` is https), judged on the text as written (`file://localhost/x` too); for the other "
                 + "SDKs an http URL, which App Transport Security (Android: its network security policy) blocks unless `--allow-http`"
