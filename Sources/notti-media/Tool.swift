@@ -108,6 +108,6 @@ enum Tool {
         FetchOptions(
             maxBytes: options.maxBytes, timeoutSeconds: options.timeoutSeconds, allowHTTP: options.allowHTTP,
             extraCAFile: options.caFile, connectTo: options.connectTo, denyPrivateNetworks: options.denyPrivateNetworks,
-            network: options.network, decodes: !options.noDecode)
+            network: options.network, decodes: !options.noDecode, sendAt: options.sendAt)
     }
 }

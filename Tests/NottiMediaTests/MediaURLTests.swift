@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import NottiMedia
 
@@ -101,5 +102,42 @@ import Testing
             #expect(codes.contains("unrendered_template"), "\(record["source"] ?? "?"): \(codes)")
         }
         #expect(records.allSatisfy { $0["reason"] as? String == "unrendered_template" && $0["passed"] as? Bool == false })
+    }
+}
+
+/// SPEC 20: a signed URL's expiry against the send time plus the push's lifetime (`url_expires`).
+@Suite struct SignedURLTests {
+    @Test func theThreeKindsOfSignatureAreRead() {
+        #expect(SignedURL.expiry(of: "https://b.s3.amazonaws.com/a.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20261201T000000Z&X-Amz-Expires=604800&X-Amz-Signature=ab")
+            == SignedURL.Expiry(at: 1_796_083_200 + 604_800, scheme: "X-Amz-Date + X-Amz-Expires"))
+        #expect(SignedURL.expiry(of: "https://storage.googleapis.com/b/a.png?x-goog-date=20261201T000000Z&x-goog-expires=3600")?.at == 1_796_083_200 + 3_600)
+        #expect(SignedURL.expiry(of: "https://d.cloudfront.net/a.png?Expires=1767225600&Signature=x&Key-Pair-Id=K")
+            == SignedURL.Expiry(at: 1_767_225_600, scheme: "Expires"))
+        #expect(SignedURL.expiry(of: "https://cdn.example/a.png?v=2") == nil)
+        #expect(SignedURL.expiry(of: "https://cdn.example/a.png?X-Amz-Date=soon&X-Amz-Expires=60") == nil)
+    }
+
+    @Test func expiredIsAnErrorBeforeTheLatestDeliveryAWarningAfterItNothing() {
+        let url = "https://d.cloudfront.net/a.png?Expires=1000000"
+        #expect(SignedURL.finding(for: url, now: 1_000_000, sendAt: 1_000_000, latestDelivery: 2_000_000)?.severity == .error)
+        let warning = SignedURL.finding(for: url, now: 900_000, sendAt: 900_000, latestDelivery: 1_000_001)
+        #expect(warning?.severity == .warning && warning?.code == .urlExpires)
+        #expect(warning?.message.contains("expires at 1970-01-12T13:46:40Z (Expires), before the push's latest delivery at 1970-01-12T13:46:41Z") == true)
+        #expect(SignedURL.finding(for: url, now: 900_000, sendAt: 900_000, latestDelivery: 1_000_000) == nil)
+    }
+
+    /// A request's own lifetime (`android.ttl`, `apns-expiration`) bounds each platform's latest delivery.
+    @Test func aRequestsLifetimeDecidesPerPlatform() throws {
+        // Sent on 2030-01-01 at midnight; the URL ends two hours later.
+        let url = "https://cdn.example/a.png?Expires=\(1_893_456_000 + 7_200)"
+        let request = #"{"message": {"notification": {"title": "t", "body": "b", "image": "\#(url)"}, "android": {"ttl": "3600s"}, "#
+            + #""apns": {"headers": {"apns-expiration": "\#(1_893_456_000 + 86_400)"}, "payload": {"aps": {"mutable-content": 1}}}}}"#
+        let result = try CLI.run(["check", "-", "--format", "json", "--send-at", "2030-01-01T01:00:00+01:00", "--timeout", "1",
+                                  "--out", Paths.temporaryFolder().path], stdin: request + "\n")
+        let records = OutFolder.records(ofJSONLines: result.stdout)
+        func codes(_ record: [String: Any]) -> [String] { (record["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String } }
+        #expect(records.count == 2)
+        #expect(codes(records[0]).contains("url_expires"), "iOS keeps it a day: \(codes(records[0]))")
+        #expect(!codes(records[1]).contains("url_expires"), "Android drops it after an hour: \(codes(records[1]))")
     }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// What an input reaches: an APNs payload is one delivery, to iPhones; an FCM send
 /// request two, iOS first (SPEC 15). The one place `process` and `check` turn an
 /// input into the plans they download for and judge.
@@ -25,7 +27,7 @@ package struct Deliveries: Sendable {
                 list.append(Delivery(
                     plan: PayloadPlan(
                         delivery, selection: selection.forSendRequest, options: options, policies: policies, platform: platform,
-                        checkURL: checkURL),
+                        latestDelivery: Self.latestDelivery(of: payload, on: platform, sendAt: options.sendAt), checkURL: checkURL),
                     source: "\(source)#\(platform.rawValue)"))
             }
         } else {
@@ -44,6 +46,23 @@ package struct Deliveries: Sendable {
         }
         self.list = list
         self.fetches = fetches
+    }
+
+    /// When a request's push stops waiting for an offline phone, as the request sets it (SPEC 20): the
+    /// APNs `apns-expiration` header (seconds since 1970; 0: not stored, so the send time), or Android's
+    /// `ttl` (`"86400s"`) after the send time; nil when it sets none.
+    static func latestDelivery(of request: Payload, on platform: Platform, sendAt: Int?) -> Int? {
+        let message = request.root["message"]
+        let sent = sendAt ?? Int(time(nil))
+        switch platform {
+        case .ios:
+            guard let text = message?.value(at: ["apns", "headers", "apns-expiration"])?.stringValue, let epoch = Int(text) else { return nil }
+            return epoch == 0 ? sent : epoch
+        case .android:
+            guard let text = message?.value(at: ["android", "ttl"])?.stringValue, text.hasSuffix("s"),
+                  let seconds = Double(text.dropLast()), seconds >= 0 else { return nil }
+            return sent + Int(seconds.rounded(.up))
+        }
     }
 
     /// The policy `url`'s one download runs under: an APNs payload's, the run's

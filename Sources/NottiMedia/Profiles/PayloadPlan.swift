@@ -1,3 +1,5 @@
+import Glibc
+
 /// Everything an extension decides about a payload before any download: whose
 /// rules apply, which entries it reads, which URLs it would fetch, and what it
 /// already knows has failed. `report` finishes the path once the downloads are in.
@@ -33,8 +35,11 @@ package final class PayloadPlan: Sendable {
     ///   - policies: every SDK's policy under `options`, when the caller made them once for many payloads.
     ///   - checkURL: section 2's URL check (`MediaURL.check`); `check` passes a memoized one.
     ///   - platform: whose delivery `payload` is: an APNs payload (iOS), or a send request's Android message.
+    ///   - latestDelivery: when the push stops waiting for an offline phone, as its request sets it
+    ///     (seconds since 1970); nil: the send time plus the platform's default lifetime.
     package init(
         _ payload: Payload, selection: SDKSelection, options: FetchOptions, policies: PolicyTable? = nil, platform: Platform = .ios,
+        latestDelivery: Int? = nil,
         checkURL: (JSONValue?, String, Bool) -> MediaURL.Verdict = { MediaURL.check($0, key: $1, allowHTTP: $2) }
     ) {
         let profile: SDKProfile
@@ -70,7 +75,23 @@ package final class PayloadPlan: Sendable {
         }
         self.entries = planned
         self.fetches = fetches
+        // A signed URL that ends before every phone fetched it (SPEC 20); most URLs are not signed.
+        var urlFindings: [(entry: String, finding: Diagnostic)] = []
+        for planned in planned {
+            guard case .string(let url) = planned.entry.value, url.range(ofBytes: "xpires=") != nil || url.range(ofBytes: "XPIRES=") != nil
+            else { continue }
+            let now = Int(time(nil))
+            let sendAt = options.sendAt ?? now
+            let latest = latestDelivery ?? sendAt + SignedURL.defaultLifetimeSeconds(profile.platform)
+            if let finding = SignedURL.finding(for: url, now: now, sendAt: sendAt, latestDelivery: latest) {
+                urlFindings.append((planned.entry.key, finding))
+            }
+        }
+        self.urlFindings = urlFindings
     }
+
+    /// Findings about the URLs as written, whatever their downloads (`url_expires`), by entry key.
+    package let urlFindings: [(entry: String, finding: Diagnostic)]
 
     /// Section 2's URL checks under the profile's scheme rule.
     private static func step(

@@ -202,13 +202,17 @@ public struct FetchOptions: Sendable, Equatable {
     public var network: NetworkProfile?
     /// False under `--no-decode`: no file is read by the phone's decoders, and every report says so.
     public var decodes: Bool
+    /// `--send-at`: when the campaign is sent, seconds since 1970 (nil: now), for `url_expires`.
+    public var sendAt: Int?
 
     public init(
         maxBytes: Int? = nil, timeoutSeconds: Double? = nil, allowHTTP: Bool = false, extraCAFile: String? = nil,
-        connectTo: [String] = [], denyPrivateNetworks: Bool = false, network: NetworkProfile? = nil, decodes: Bool = true
+        connectTo: [String] = [], denyPrivateNetworks: Bool = false, network: NetworkProfile? = nil, decodes: Bool = true,
+        sendAt: Int? = nil
     ) {
         self.network = network
         self.decodes = decodes
+        self.sendAt = sendAt
         self.maxBytes = maxBytes
         self.timeoutSeconds = timeoutSeconds
         self.allowHTTP = allowHTTP

@@ -11,6 +11,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case invalidPayload = "invalid_payload"
     case invalidURL = "invalid_url"
     case unrenderedTemplate = "unrendered_template"
+    case urlExpires = "url_expires"
     case notHTTPS = "not_https"
     case insecureRedirect = "insecure_redirect"
     case tooManyRedirects = "too_many_redirects"
@@ -73,7 +74,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch,
              .foreignMediaKey, .ambiguousSDK, .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable,
              .slowNetwork, .certificateExpiring, .truncatedMedia, .orientationIgnored, .largeBitmap, .unplayableVideo,
-             .videoCodecSupport, .unrecognised: false
+             .videoCodecSupport, .urlExpires, .unrecognised: false
         }
     }
 
@@ -87,7 +88,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
              .mutableContentMissing, .noAlert, .payloadTooLarge, .undecodableMedia, .unplayableVideo: .error
         case .noMedia, .bundleResource, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch, .foreignMediaKey, .ambiguousSDK,
              .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable, .slowNetwork, .certificateExpiring, .truncatedMedia,
-             .orientationIgnored, .largeBitmap, .videoCodecSupport, .unrecognised: .warning
+             .orientationIgnored, .largeBitmap, .videoCodecSupport, .urlExpires, .unrecognised: .warning
         }
     }
 
@@ -117,6 +118,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .noMedia: "add the SDK's media key to show media"
         case .invalidPayload: "make the payload one JSON object, as sent to APNs"
         case .invalidURL: "send an absolute URL with a host and no spaces"
+        case .urlExpires: "sign the URL for longer than the push can wait for a phone (its send time plus APNs's 30 days or FCM's 28, or the request's own expiration), or serve the media unsigned"
         case .unrenderedTemplate: "check that the platform's personalisation fills the URL for every recipient (a default value for a missing attribute), or send the URL itself"
         case .notHTTPS: "serve the media over https"
         case .insecureRedirect: "redirect to https only"
@@ -166,6 +168,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .invalidPayload: "This is not a valid push: APNs would reject it."
         case .invalidURL: "The media link is not a valid web address."
         case .unrenderedTemplate: "The media link still holds template code: no phone can fetch it."
+        case .urlExpires: "The signed media link expires before every phone has fetched it."
         case .notHTTPS: "The media link is not https: the phone will not download it."
         case .insecureRedirect: "The media link forwards to an insecure address: the phone stops there."
         case .tooManyRedirects: "The media link forwards too many times: the phone gives up."

@@ -10,6 +10,10 @@ extension DiagnosticCode {
                 + "holds a value that is not a string (FCM refuses the request)"
         case .invalidURL:
             "not a non-empty string, not an absolute URL with a host, or it contains white space or control characters"
+        case .urlExpires:
+            "a signed URL's expiry (AWS SigV4 `X-Amz-Date` + `X-Amz-Expires`, Google `X-Goog-Date` + `X-Goog-Expires`, CloudFront "
+                + "and SigV2 `Expires`): an error when it has expired, a warning when it expires before the send time (`--send-at`) "
+                + "plus the push's lifetime (`apns-expiration` / `android.ttl`, else 30 days on iOS, 28 on Android)"
         case .unrenderedTemplate:
             "the media URL still holds template code (`{{`, `}}`, `{%`, `%}`, `${`, `<%`, or their percent-encoded forms): the "
                 + "platform sends the text as written when its personalisation did not run"

@@ -4,7 +4,16 @@
 extension PayloadPlan {
     /// The report, given the download result of every URL in `fetches` (by URL).
     package func report(source: String, results: MediaResults, strict: Bool) -> Report {
-        let context = payloadFindings()
+        var context = payloadFindings()
+        // The URLs as written (SPEC 20), each entry named where the payload has several.
+        for (entry, finding) in urlFindings {
+            var named = finding
+            if entries.count > 1 {
+                named.message = "\(entry): \(finding.message)"
+                named.entry = entry
+            }
+            context.append(named)
+        }
         // Without mutable-content, or without alert text, iOS never runs the extension:
         // the push shows as sent, whatever the media would have done (SPEC 7).
         let neverRuns = context.lazy.map(\.code).first { $0 == .mutableContentMissing || $0 == .noAlert }

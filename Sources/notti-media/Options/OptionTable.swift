@@ -183,6 +183,13 @@ enum OptionTable {
                           "connection rules (ats_violation); Notti refuses http whatever this says"]) { options, _ in
             options.allowHTTP = true
         },
+        OptionSpec("send-at", value: "TIME", [.process, .check, .fix],
+                   expects: "TIME, an RFC 3339 date and time (2026-12-24T09:00:00Z, or with an offset: +01:00)",
+                   help: ["when the campaign is sent (default: now): a signed URL that expires",
+                          "before it, plus the push's lifetime, is url_expires"]) { options, text throws(UsageError) in
+            guard let seconds = RFC3339.seconds(text) else { throw byName("send-at").invalid(text) }
+            options.sendAt = seconds
+        },
         OptionSpec("no-decode", [.process, .check, .sniff],
                    help: ["do not read files with the phone's decoders (SPEC 17): media.decoded",
                           "is null and no decoder finding is given, which every record and the",

@@ -51,6 +51,8 @@ struct Options {
     var allowHTTP = false
     /// `--no-decode`: the decode worker is not used (nor needed); every report says so.
     var noDecode = false
+    /// `--send-at RFC3339`: when the campaign is sent, seconds since 1970 (nil: now), for `url_expires`.
+    var sendAt: Int?
     /// `--allow-empty`: a `check` that finds no payload passes instead of failing as a usage error.
     var allowEmpty = false
     /// `--cache FILE`: the SQLite file of verdicts to revalidate instead of downloading again.

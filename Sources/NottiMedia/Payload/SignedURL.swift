@@ -1,0 +1,67 @@
+import Glibc
+
+/// A signed URL's expiry, read from the URL itself (SPEC 20, `url_expires`): AWS SigV4
+/// (`X-Amz-Date` + `X-Amz-Expires`), Google Cloud Storage V4 (`X-Goog-Date` + `X-Goog-Expires`),
+/// CloudFront and AWS SigV2 (`Expires=` seconds since 1970). A phone downloads the media when the
+/// push arrives, which can be as late as the send time plus the push's lifetime.
+package enum SignedURL {
+    package struct Expiry: Sendable, Equatable {
+        /// Seconds since 1970.
+        package var at: Int
+        /// How the URL says it: `X-Amz-Date + X-Amz-Expires`, `Expires`.
+        package var scheme: String
+    }
+
+    /// The expiry `url` states, or nil when it is not a signed URL of a known kind.
+    package static func expiry(of url: String) -> Expiry? {
+        // Most URLs are not signed: no query split for them.
+        guard let question = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        var query = Substring(url)[url.index(after: question)...]
+        if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
+        var parameters: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { continue }
+            parameters[String(parts[0]).lowercased()] = String(parts[1])
+        }
+        for prefix in ["x-amz", "x-goog"] {
+            if let date = parameters["\(prefix)-date"].flatMap(compactTimestamp), let seconds = parameters["\(prefix)-expires"].flatMap({ Int($0) }) {
+                let name = prefix == "x-amz" ? "X-Amz" : "X-Goog"
+                return Expiry(at: date + seconds, scheme: "\(name)-Date + \(name)-Expires")
+            }
+        }
+        if let epoch = parameters["expires"].flatMap({ Int($0) }), epoch > 0 { return Expiry(at: epoch, scheme: "Expires") }
+        return nil
+    }
+
+    /// `20261203T084400Z` (SigV4's and GCS's form), as seconds since 1970.
+    static func compactTimestamp(_ text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z") else { return nil }
+        let digits = String(decoding: bytes[0..<8] + bytes[9..<15], as: UTF8.self)
+        return CertificateFacts.seconds(fromTimestamp:
+            "\(digits.prefix(4))-\(digits.dropFirst(4).prefix(2))-\(digits.dropFirst(6).prefix(2))T"
+            + "\(digits.dropFirst(8).prefix(2)):\(digits.dropFirst(10).prefix(2)):\(digits.dropFirst(12).prefix(2))Z")
+    }
+
+    /// How long a push may wait for an offline phone when the request sets nothing: APNs keeps it 30 days, FCM 28.
+    package static func defaultLifetimeSeconds(_ platform: Platform) -> Int {
+        platform == .ios ? 30 * 86_400 : 28 * 86_400
+    }
+
+    /// `url_expires` for one URL, or nil: an error when it has expired at `now`, a warning when it expires
+    /// before `latestDelivery` (the send time plus the push's lifetime).
+    package static func finding(for url: String, now: Int, sendAt: Int, latestDelivery: Int) -> Diagnostic? {
+        guard let expiry = expiry(of: url) else { return nil }
+        let ends = "\(CertificateFacts.timestamp(expiry.at)) (\(expiry.scheme))"
+        if expiry.at <= now {
+            return .error(.urlExpires, "the signed URL expired at \(ends): every phone gets an error instead of the media; "
+                + DiagnosticCode.urlExpires.fix)
+        }
+        guard expiry.at < latestDelivery else { return nil }
+        return Diagnostic(.warning, .urlExpires,
+            "the signed URL expires at \(ends), before the push's latest delivery at \(CertificateFacts.timestamp(latestDelivery)) "
+                + "(sent at \(CertificateFacts.timestamp(sendAt)), kept that long for phones that are off): those phones get no media; "
+                + DiagnosticCode.urlExpires.fix)
+    }
+}
