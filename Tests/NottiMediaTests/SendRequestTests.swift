@@ -16,6 +16,21 @@ import Testing
         return String(decoding: try! JSONSerialization.data(withJSONObject: ["message": message], options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
     }
 
+    /// SPEC 20: a picture's URL under `data` only is `data_only_image` on the Android record; not
+    /// with a notification image, nor for a value that is no URL.
+    @Test(arguments: [
+        (["imageUrl": "https://cdn.example/a.png"], nil as String?, true), (["big_picture": "http://cdn.example/a.png"], nil, true),
+        (["image": "https://cdn.example/a.png"], "https://cdn.example/b.png", false), (["picture": "a.png"], nil, false),
+        (["banner": "https://cdn.example/a.png"], nil, false),
+    ])
+    func anImageInDataAloneIsSaidOnAndroid(data: [String: String], image: String?, said: Bool) throws {
+        let (_, ios, android, out) = try process(request(image: image, data: data), ["--timeout", "1"])
+        defer { try? FileManager.default.removeItem(at: out) }
+        func codes(_ report: [String: Any]) -> [String] { (report["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String } }
+        #expect(codes(android).contains("data_only_image") == said, "\(codes(android))")
+        #expect(!codes(ios).contains("data_only_image"), "an Android finding")
+    }
+
     /// `process --report` on a request: the reports keyed by platform.
     private func process(_ text: String, _ extra: [String] = []) throws -> (result: CLI.Result, ios: [String: Any], android: [String: Any], out: URL) {
         let out = Paths.temporaryFolder()

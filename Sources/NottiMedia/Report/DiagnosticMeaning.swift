@@ -10,6 +10,10 @@ extension DiagnosticCode {
                 + "holds a value that is not a string (FCM refuses the request)"
         case .invalidURL:
             "not a non-empty string, not an absolute URL with a host, or it contains white space or control characters"
+        case .dataOnlyImage:
+            "an Android record whose request's `data` carries an http(s) URL under a key named like an image (`image`, `imageUrl`, "
+                + "`image_url`, `picture`, `big_picture`, `bigPicture`) and no notification image: Firebase's display code never reads "
+                + "`data`, so the notification shows text only unless the app builds it itself"
         case .urlExpires:
             "a signed URL's expiry (AWS SigV4 `X-Amz-Date` + `X-Amz-Expires`, Google `X-Goog-Date` + `X-Goog-Expires`, CloudFront "
                 + "and SigV2 `Expires`): an error when it has expired, a warning when it expires before the send time (`--send-at`) "

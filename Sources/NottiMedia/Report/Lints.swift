@@ -91,6 +91,14 @@ package enum Lints {
     /// Android path (Notti's, CleverTap's).
     package static func androidDiagnostics(for payload: Payload) -> [Diagnostic] {
         guard payload.root.value(at: ["notification", "image"]) == nil else { return [] }
+        // A picture's URL put under `data` (SPEC 20): Firebase's display code never reads data.
+        for key in ["image", "imageUrl", "image_url", "picture", "big_picture", "bigPicture"] {
+            guard case .string(let url)? = payload.root["data"]?[key], url.hasPrefix("https://") || url.hasPrefix("http://") else { continue }
+            return [Diagnostic(
+                .warning, .dataOnlyImage,
+                "data.\(key) holds a picture's URL, but Firebase's display code never reads data: the notification shows text only "
+                    + "unless the app builds it itself; \(DiagnosticCode.dataOnlyImage.fix)")]
+        }
         for key in [Payload.mediaURLKey, "ct_mediaUrl"] {
             guard case .string? = payload.root["data"]?[key] else { continue }
             return [Diagnostic(
