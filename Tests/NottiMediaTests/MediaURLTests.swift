@@ -46,11 +46,12 @@ import Testing
         (.string("https://cdn.example.com:99999/photo.png"), .invalid),
         (.string("data:image/png;base64,iVBORw0KGgo="), .invalid),
         (.string("javascript:alert(1)"), .invalid),
-        (.string("https://cdn.example.com/a photo.png"), .invalid),
+        // Valid once encoded (SPEC 20: url_needs_encoding): fetched as %20 and %C2%A0.
+        (.string("https://cdn.example.com/a photo.png"), .valid(ext: "png")),
         (.string(" https://cdn.example.com/photo.png"), .invalid),
         (.string("https://cdn.example.com/photo.png\n"), .invalid),
         (.string("https://cdn.example.com/\tphoto.png"), .invalid),
-        (.string("https://cdn.example.com/photo\u{00A0}.png"), .invalid),
+        (.string("https://cdn.example.com/photo\u{00A0}.png"), .valid(ext: "png")),
         (.string("https://cdn.example.com/photo\u{7F}.png"), .invalid),
         (.string("https://cdn.example.com/photo\u{200B}.png"), .invalid),
     ]
@@ -139,5 +140,42 @@ import Testing
         #expect(records.count == 2)
         #expect(codes(records[0]).contains("url_expires"), "iOS keeps it a day: \(codes(records[0]))")
         #expect(!codes(records[1]).contains("url_expires"), "Android drops it after an hour: \(codes(records[1]))")
+    }
+}
+
+/// SPEC 20: a URL valid once its spaces and non-ASCII characters are percent-encoded is fetched
+/// encoded, with the warning `url_needs_encoding` instead of `invalid_url`.
+@Suite struct URLNeedsEncodingTests {
+    @Test(arguments: [
+        ("https://cdn.example/summer sale.png", "https://cdn.example/summer%20sale.png"),
+        ("https://cdn.example/café.png?q=ü", "https://cdn.example/caf%C3%A9.png?q=%C3%BC"),
+    ])
+    func spacesAndNonASCIIAreEncoded(written: String, encoded: String) {
+        guard case .valid(let url) = MediaURL.check(.string(written)) else {
+            Issue.record("\(written) is not valid once encoded")
+            return
+        }
+        #expect(url.string == encoded)
+        #expect(url.encodedFrom == written)
+    }
+
+    @Test(arguments: ["https://cdn.example/\tphoto.png", "https://cdn.example/a\u{200B}b.png", "https:// cdn.example/a.png"])
+    func whatNoEncodingMendsStaysInvalid(text: String) {
+        guard case .invalid = MediaURL.check(.string(text)) else {
+            Issue.record("\(text) passed")
+            return
+        }
+    }
+
+    @Test func theRecordWarnsAndFetchesTheEncodedURL() throws {
+        let server = TestServer.shared
+        let written = server.url("/media/logo.png") + "?name=summer sale"
+        let result = try CLI.run(
+            ["process", "-", "--report", "--cacert", Paths.testCA, "--out", Paths.temporaryFolder().path],
+            stdin: #"{"aps":{"alert":"a","mutable-content":1},"notification_id":"n","notti_image_url":"\#(written)"}"#)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.json["outcome"] as? String == "attached")
+        #expect((result.json["media"] as? [String: Any])?["url"] as? String == server.url("/media/logo.png") + "?name=summer%20sale")
+        #expect(result.stderr.contains("warning: url_needs_encoding: "), "\(result.stderr)")
     }
 }

@@ -10,6 +10,9 @@ package struct MediaURL: Sendable, Equatable {
     package let host: String
     /// The path's extension, case folded, query and fragment ignored; nil when there is none.
     package let pathExtension: String?
+    /// The URL as the payload wrote it, when that held spaces or non-ASCII characters that `string`
+    /// has percent-encoded (as iOS 17's SDK encodes it: `url_needs_encoding`); nil otherwise.
+    package var encodedFrom: String?
 
     /// What the SDK concludes from a payload's `notti_image_url` value.
     package enum Verdict: Sendable, Equatable {
@@ -39,6 +42,13 @@ package struct MediaURL: Sendable, Equatable {
         if text.isEmpty { return .invalid("\(key) is empty") }
         // Before the spaces a template holds (`{{ user.id }}`) make it an invalid URL: what to mend is the template.
         if let marker = templateMarker(in: text) { return .unrenderedTemplate(marker) }
+        // Spaces and non-ASCII characters are valid once percent-encoded (SPEC 20): checked, and fetched, so.
+        if text.utf8.contains(where: { $0 == 0x20 || $0 >= 0x80 }), !text.unicodeScalars.contains(where: isNeverEncoded) {
+            let verdict = check(.string(percentEncodingSpacesAndNonASCII(text)), key: key, allowHTTP: allowHTTP)
+            guard case .valid(var url) = verdict else { return verdict }
+            url.encodedFrom = text
+            return .valid(url)
+        }
         if let bad = text.unicodeScalars.first(where: isForbidden) {
             let what = bad.properties.isWhitespace ? "white space" : "a control character"
             return .invalid("the URL contains \(what) (U+\(hex4(bad.value)))")
@@ -72,6 +82,27 @@ package struct MediaURL: Sendable, Equatable {
         if let plain = templateMarkers.first(where: { text.range(ofBytes: $0) != nil }) { return plain }
         let upper = text.uppercased()
         return ["%7B%7B", "%7D%7D", "%7B%25", "%25%7D", "%24%7B", "%3C%25"].first { upper.range(ofBytes: $0) != nil }
+    }
+
+    /// What no encoding makes a URL of: control characters, and white space and invisible format
+    /// characters but the ASCII space (which encodes as %20) and non-ASCII spaces.
+    private static func isNeverEncoded(_ scalar: UnicodeScalar) -> Bool {
+        if scalar.value < 0x80 { return scalar.value < 0x20 || scalar.value == 0x7F }
+        return scalar.value <= 0x9F || scalar.properties.generalCategory == .format
+    }
+
+    /// `text` with each space and non-ASCII character percent-encoded, byte by byte of its UTF-8.
+    private static func percentEncodingSpacesAndNonASCII(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            if byte == 0x20 || byte >= 0x80 {
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += "%" + (hex.count == 1 ? "0" : "") + hex
+            } else {
+                encoded.unicodeScalars.append(UnicodeScalar(byte))
+            }
+        }
+        return encoded
     }
 
     /// White space, control and invisible format characters have no place in a URL.

@@ -78,6 +78,12 @@ package final class PayloadPlan: Sendable {
         // A signed URL that ends before every phone fetched it (SPEC 20); most URLs are not signed.
         var urlFindings: [(entry: String, finding: Diagnostic)] = []
         for planned in planned {
+            if case .fetch(let url) = planned.step, let written = url.encodedFrom {
+                urlFindings.append((planned.entry.key, Diagnostic(.warning, .urlNeedsEncoding,
+                    "the URL holds spaces or non-ASCII characters (\(quoted(written))): iOS 17 and later encode it for apps built with "
+                        + "their SDK, and the tool downloads it so (\(url.string)), but apps built before, and Android, refuse or mangle it; "
+                        + DiagnosticCode.urlNeedsEncoding.fix)))
+            }
             guard case .string(let url) = planned.entry.value, url.range(ofBytes: "xpires=") != nil || url.range(ofBytes: "XPIRES=") != nil
             else { continue }
             let now = Int(time(nil))

@@ -10,6 +10,9 @@ extension DiagnosticCode {
                 + "holds a value that is not a string (FCM refuses the request)"
         case .invalidURL:
             "not a non-empty string, not an absolute URL with a host, or it contains white space or control characters"
+        case .urlNeedsEncoding:
+            "instead of `invalid_url`, a URL that is valid once its spaces and non-ASCII characters are percent-encoded, as iOS 17 and "
+                + "later encode it for apps built with their SDK: downloaded encoded; apps built before, and Android, refuse or mangle it"
         case .dataOnlyImage:
             "an Android record whose request's `data` carries an http(s) URL under a key named like an image (`image`, `imageUrl`, "
                 + "`image_url`, `picture`, `big_picture`, `bigPicture`) and no notification image: Firebase's display code never reads "
