@@ -105,9 +105,11 @@ enum Tool {
 
     /// What the options set for every download, whichever SDK's rules apply.
     static func fetchOptions(from options: Options) -> FetchOptions {
-        FetchOptions(
+        var fetch = FetchOptions(
             maxBytes: options.maxBytes, timeoutSeconds: options.timeoutSeconds, allowHTTP: options.allowHTTP,
             extraCAFile: options.caFile, connectTo: options.connectTo, denyPrivateNetworks: options.denyPrivateNetworks,
             network: options.network, decodes: !options.noDecode, sendAt: options.sendAt)
+        fetch.deviceHeaders = options.deviceHeaders
+        return fetch
     }
 }

@@ -118,7 +118,8 @@ import Testing
         ("cdn.example.com/photo.png", "invalid_url"),
         ("file://localhost/etc/hosts", "not_https"),
         ("https:///f/logo.png", "invalid_url"),
-        ("https://cdn.example.com/a b.png", "invalid_url"),
+        ("https://cdn.example.com/a\tb.png", "invalid_url"),
+        ("https://cdn.example.com/{{image}}.png", "unrendered_template"),
         ("", "invalid_url"),
     ])
     func urlProblemsAreFailuresWithTheirCode(url: String, reason: String) throws {

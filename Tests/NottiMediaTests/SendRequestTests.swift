@@ -31,6 +31,26 @@ import Testing
         #expect(!codes(ios).contains("data_only_image"), "an Android finding")
     }
 
+    /// SPEC 20: `--device-headers` fetches each URL with each platform's own headers; a server that
+    /// answers an Android phone with 403 is `device_dependent` on the Android record alone, with both answers.
+    @Test func aServerThatBlocksAndroidsUserAgentIsDeviceDependentThere() throws {
+        let text = request(image: server.url("/bot-wall/logo.png"))
+        let (_, ios, android, out) = try process(text, ["--device-headers"])
+        defer { try? FileManager.default.removeItem(at: out) }
+        func finding(_ report: [String: Any]) -> String? {
+            (report["diagnostics"] as? [[String: Any]] ?? []).first { $0["code"] as? String == "device_dependent" }?["message"] as? String
+        }
+        #expect(finding(ios) == nil, "an iPhone gets what the tool got")
+        let said = try #require(finding(android))
+        #expect(said.contains("(User-Agent: Dalvik/2.1.0 (Linux; U; Android 14; Pixel 8 Build/UQ1A.240205.004)) with HTTP 403, where the tool's got HTTP 200, image/png, 539 bytes"), "\(said)")
+        let answers = (android["media"] as? [String: Any])?["deviceAnswers"] as? [[String: Any]] ?? []
+        #expect(answers.map { $0["httpStatus"] as? Int } == [200, 403])
+        // Without the option, no extra fetch and no finding.
+        let (_, _, plain, plainOut) = try process(text)
+        defer { try? FileManager.default.removeItem(at: plainOut) }
+        #expect(finding(plain) == nil && (plain["media"] as? [String: Any])?["deviceAnswers"] == nil)
+    }
+
     /// `process --report` on a request: the reports keyed by platform.
     private func process(_ text: String, _ extra: [String] = []) throws -> (result: CLI.Result, ios: [String: Any], android: [String: Any], out: URL) {
         let out = Paths.temporaryFolder()

@@ -184,6 +184,12 @@ class Handler(BaseHTTPRequestHandler):
     def route_media(self, parts, query):
         self.serve_file("/".join(parts), query)
 
+    def route_bot_wall(self, parts, query):
+        # /bot-wall/NAME: NAME's bytes, but 403 to an Android phone's own User-Agent (a CDN's bot rule).
+        if "Dalvik/" in (self.headers.get("User-Agent") or ""):
+            return self.simple(403, b"<h1>Forbidden</h1>", "text/html")
+        self.serve_file("/".join(parts), query)
+
     def route_file(self, parts, query):
         # /file/NAME/ANY...: NAME's bytes under a URL whose file name is ANY (or none).
         self.serve_file(parts[0] if parts else "", query)

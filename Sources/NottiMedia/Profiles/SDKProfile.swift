@@ -204,6 +204,8 @@ public struct FetchOptions: Sendable, Equatable {
     public var decodes: Bool
     /// `--send-at`: when the campaign is sent, seconds since 1970 (nil: now), for `url_expires`.
     public var sendAt: Int?
+    /// `--device-headers`: each URL is also fetched with each platform's own request headers (`device_dependent`).
+    public var deviceHeaders = false
 
     public init(
         maxBytes: Int? = nil, timeoutSeconds: Double? = nil, allowHTTP: Bool = false, extraCAFile: String? = nil,

@@ -14,6 +14,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case urlExpires = "url_expires"
     case dataOnlyImage = "data_only_image"
     case urlNeedsEncoding = "url_needs_encoding"
+    case deviceDependent = "device_dependent"
     case notHTTPS = "not_https"
     case insecureRedirect = "insecure_redirect"
     case tooManyRedirects = "too_many_redirects"
@@ -76,7 +77,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch,
              .foreignMediaKey, .ambiguousSDK, .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable,
              .slowNetwork, .certificateExpiring, .truncatedMedia, .orientationIgnored, .largeBitmap, .unplayableVideo,
-             .videoCodecSupport, .urlExpires, .dataOnlyImage, .urlNeedsEncoding, .unrecognised: false
+             .videoCodecSupport, .urlExpires, .dataOnlyImage, .urlNeedsEncoding, .deviceDependent, .unrecognised: false
         }
     }
 
@@ -90,7 +91,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
              .mutableContentMissing, .noAlert, .payloadTooLarge, .undecodableMedia, .unplayableVideo: .error
         case .noMedia, .bundleResource, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch, .foreignMediaKey, .ambiguousSDK,
              .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable, .slowNetwork, .certificateExpiring, .truncatedMedia,
-             .orientationIgnored, .largeBitmap, .videoCodecSupport, .urlExpires, .dataOnlyImage, .urlNeedsEncoding, .unrecognised: .warning
+             .orientationIgnored, .largeBitmap, .videoCodecSupport, .urlExpires, .dataOnlyImage, .urlNeedsEncoding, .deviceDependent, .unrecognised: .warning
         }
     }
 
@@ -120,6 +121,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .noMedia: "add the SDK's media key to show media"
         case .invalidPayload: "make the payload one JSON object, as sent to APNs"
         case .invalidURL: "send an absolute URL with a host and no spaces"
+        case .deviceDependent: "make the server answer phones' own requests as it answers the tool (a bot filter or a user-agent rule at the CDN), then check again"
         case .urlNeedsEncoding: "percent-encode the URL in the payload (a space as %20, é as %C3%A9)"
         case .dataOnlyImage: "set notification.image (or android.notification.image) to the picture's URL"
         case .urlExpires: "sign the URL for longer than the push can wait for a phone (its send time plus APNs's 30 days or FCM's 28, or the request's own expiration), or serve the media unsigned"
@@ -174,6 +176,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .unrenderedTemplate: "The media link still holds template code: no phone can fetch it."
         case .urlExpires: "The signed media link expires before every phone has fetched it."
         case .dataOnlyImage: "The picture is only in the message's data, which Android's notification does not read."
+        case .deviceDependent: "The server answers phones differently from this check."
         case .urlNeedsEncoding: "The media link has spaces or non-ASCII characters that only newer iPhones encode."
         case .notHTTPS: "The media link is not https: the phone will not download it."
         case .insecureRedirect: "The media link forwards to an insecure address: the phone stops there."

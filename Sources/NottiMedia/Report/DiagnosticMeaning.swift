@@ -10,6 +10,10 @@ extension DiagnosticCode {
                 + "holds a value that is not a string (FCM refuses the request)"
         case .invalidURL:
             "not a non-empty string, not an absolute URL with a host, or it contains white space or control characters"
+        case .deviceDependent:
+            "with `--device-headers`, each distinct URL is also fetched once with each platform's own request headers (iOS's "
+                + "CFNetwork, Android's Dalvik `User-Agent`; no cookies, no Referer): a status, type or size other than the tool's "
+                + "own fetch's, named with both answers, on that platform's records"
         case .urlNeedsEncoding:
             "instead of `invalid_url`, a URL that is valid once its spaces and non-ASCII characters are percent-encoded, as iOS 17 and "
                 + "later encode it for apps built with their SDK: downloaded encoded; apps built before, and Android, refuse or mangle it"

@@ -144,9 +144,16 @@ public struct MediaFacts: Sendable {
         var policy: MediaPolicy
         var host: String?
         var cacheState: String?
+        var deviceAnswers: [DeviceAnswer] = []
     }
 
     private var storage: CopyOnWrite<Fields>
+
+    /// With `--device-headers`, what the server answered each platform's own request (SPEC 20).
+    package var deviceAnswers: [DeviceAnswer] {
+        get { storage.box.fields.deviceAnswers }
+        set { storage.unique().fields.deviceAnswers = newValue }
+    }
 
     /// The URL as the payload gave it.
     public var url: String {
@@ -294,6 +301,42 @@ public struct MediaFacts: Sendable {
             JSONMember("limits", policy.limitsJSON),
         ]
         if let cacheState { members.append(JSONMember("cache", .string(cacheState))) }
+        if !deviceAnswers.isEmpty { members.append(JSONMember("deviceAnswers", .array(deviceAnswers.map(\.json)))) }
         return .object(members)
     }
 }
+
+/// What a server answered one platform's own request for a URL (`--device-headers`, SPEC 20):
+/// servers that block bots answer phones differently from the tool.
+package struct DeviceAnswer: Sendable, Equatable {
+    package var platform: Platform
+    /// The request's `User-Agent`.
+    package var userAgent: String
+    package var httpStatus: Int?
+    /// What libmagic says the body is; nil without one.
+    package var sniffedMime: String?
+    package var bytes: Int?
+    /// Why there is no answer (the connection's failure), if so.
+    package var failure: String?
+
+    /// As people read it: `HTTP 403, text/html, 162 bytes`, or the failure.
+    package var described: String {
+        if let failure { return failure }
+        return [httpStatus.map { "HTTP \($0)" }, sniffedMime, bytes.map { "\($0) bytes" }].compactMap { $0 }.joined(separator: ", ")
+    }
+
+    var json: JSONValue {
+        .object([
+            JSONMember("platform", .string(platform.rawValue)), JSONMember("userAgent", .string(userAgent)),
+            JSONMember("httpStatus", .optional(httpStatus)), JSONMember("sniffedMime", .optional(sniffedMime)),
+            JSONMember("bytes", .optional(bytes)), JSONMember("failure", .optional(failure)),
+        ])
+    }
+
+    /// The request headers each platform's own download sends: a phone's app, not a tool.
+    package static let userAgents: [(Platform, String)] = [
+        (.ios, "NottiApp/1 CFNetwork/1494.0.7 Darwin/23.4.0"),
+        (.android, "Dalvik/2.1.0 (Linux; U; Android 14; Pixel 8 Build/UQ1A.240205.004)"),
+    ]
+}
+

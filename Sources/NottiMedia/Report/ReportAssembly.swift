@@ -5,6 +5,7 @@ extension PayloadPlan {
     /// The report, given the download result of every URL in `fetches` (by URL).
     package func report(source: String, results: MediaResults, strict: Bool) -> Report {
         var context = payloadFindings()
+        context += deviceDependent(results)
         // The URLs as written (SPEC 20), each entry named where the payload has several.
         for (entry, finding) in urlFindings {
             var named = finding
@@ -53,6 +54,28 @@ extension PayloadPlan {
         report.sdkDetected = profileDetected
         report.platform = profile.platform
         return report
+    }
+
+    /// `device_dependent` (SPEC 20, `--device-headers`): a URL whose server answered this platform's own
+    /// request with another status, type or size than the tool's fetch, naming both answers.
+    private func deviceDependent(_ results: MediaResults) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for url in fetches {
+            guard let result = results[url.string], !result.facts.deviceAnswers.isEmpty,
+                  let answer = result.facts.deviceAnswers.first(where: { $0.platform == profile.platform }) else { continue }
+            let facts = result.facts
+            let sniffed: String? = if case .fetched(let download, _) = result { download.sniffedMime } else { nil }
+            let tool = DeviceAnswer(
+                platform: profile.platform, userAgent: "", httpStatus: facts.httpStatus, sniffedMime: sniffed, bytes: facts.bytes)
+            guard answer.httpStatus != tool.httpStatus || answer.sniffedMime != tool.sniffedMime || answer.bytes != tool.bytes
+                    || answer.failure != nil else { continue }
+            let phone = profile.platform == .ios ? "an iPhone's" : "an Android phone's"
+            found.append(Diagnostic(.warning, .deviceDependent,
+                "the server answers \(phone) request (User-Agent: \(answer.userAgent)) with \(answer.described), where the tool's got "
+                    + "\(tool.described.isEmpty ? "no answer" : tool.described) for \(url.string): the verdict above is the tool's fetch, not the "
+                    + "phone's; \(DiagnosticCode.deviceDependent.fix)"))
+        }
+        return found
     }
 
     /// The payload's own findings, whatever its media does: the lints, and the SDK-choice warnings.

@@ -122,6 +122,14 @@ package final class MediaDownloader {
             working.release()
             return nil
         }
+        // Once per URL with each platform's own request headers (SPEC 20): what a phone gets.
+        if options.deviceHeaders {
+            guard let answers = deviceAnswers(url, policy: policy, fetcher: fetcher, cancellation: cancellation) else {
+                working.release()
+                return nil
+            }
+            facts.deviceAnswers = answers
+        }
         // An iPhone refuses the connection before anything it would bring (SPEC 18; the rule is the
         // judge's, Decision/PolicyRule.swift): nothing of it is sniffed, decoded or kept.
         if let refused = MediaResult.refusedConnection(facts, transfer: download.transfer, under: policy) {
@@ -195,6 +203,40 @@ package final class MediaDownloader {
         let memo = DownloadMemo()
         if cache != nil { fetched.append((media, memo)) }
         return .fetched(media, memo)
+    }
+
+    /// `url` fetched again with each platform's own `User-Agent` (and no cookie, no Referer: the handle
+    /// sends none), into working files of its own that go at once: the status, type and size each got.
+    /// - Returns: nil when `cancellation` stopped it.
+    private func deviceAnswers(
+        _ url: MediaURL, policy: MediaPolicy, fetcher: MediaFetcher, cancellation: Cancellation?
+    ) -> [DeviceAnswer]? {
+        var answers: [DeviceAnswer] = []
+        for (platform, userAgent) in DeviceAnswer.userAgents {
+            var answer = DeviceAnswer(platform: platform, userAgent: userAgent)
+            guard case .success(let working) = WorkingFile.create(in: outputDirectory, ownedPaths: ownedPaths) else {
+                answer.failure = "no working file could be made"
+                answers.append(answer)
+                continue
+            }
+            defer { working.release() }
+            let download = fetcher.fetch(url, policy: policy, into: working, cancellation: cancellation, userAgent: userAgent)
+            answer.httpStatus = download.transfer.httpStatus
+            switch download.outcome {
+            case .interrupted: return nil
+            case .file(let file):
+                answer.bytes = file.bytes
+                answer.sniffedMime = try? working.withPath { path throws(SnifferError) in
+                    try sniffers.withSniffer { sniffer throws(SnifferError) in try sniffer.mimeType(ofFileAt: path, size: file.bytes) }
+                }
+            case .failed(let reason, let message):
+                // A status is an answer of its own; a connection that failed is said in words.
+                if reason != .httpError { answer.failure = "\(reason.rawValue): \(message)" }
+            case .notModified: break
+            }
+            answers.append(answer)
+        }
+        return answers
     }
 
     /// What a stored row gives back on a 304: a result to use as it is, or bytes the cache keeps.

@@ -35,7 +35,7 @@ final class MediaFetcher {
         try easy.setFollowRedirects(false)
         try easy.requireTLS12OrNewer()
         try easy.setAcceptEncoding(Self.iOSAcceptEncoding)
-        try easy.setUserAgent("notti-media/\(NottiMediaVersion.string) (Notification Service Extension)")
+        try easy.setUserAgent(Self.toolUserAgent)
         if let file = trust.extraCAFile {
             try easy.addTrustedCAs(file: file, systemDirectory: Self.systemCADirectory)
         }
@@ -46,9 +46,13 @@ final class MediaFetcher {
     /// the caller releases on any outcome but `.file`.
     /// - Parameter validators: a stored copy's ETag and Last-Modified: the request is
     ///   conditional, and a 304 is `.notModified`.
+    /// The tool's own `User-Agent`.
+    static let toolUserAgent = "notti-media/\(NottiMediaVersion.string) (Notification Service Extension)"
+
+    ///   - userAgent: a phone's own (`--device-headers`); nil: the tool's.
     func fetch(
         _ url: MediaURL, policy: MediaPolicy, into file: WorkingFile, cancellation: Cancellation?,
-        validators: (etag: String?, lastModified: String?)? = nil, watchedCaps: [Int] = []
+        validators: (etag: String?, lastModified: String?)? = nil, watchedCaps: [Int] = [], userAgent: String? = nil
     ) -> Download {
         precondition(policy.trust == trust, "a fetcher's trust settings are fixed at creation")
         let start = MonotonicInstant.now
@@ -64,6 +68,7 @@ final class MediaFetcher {
             do {
                 try sink.install(on: easy)
                 try easy.restrictProtocols(to: policy.allowHTTP ? "https,http" : "https")
+                try easy.setUserAgent(userAgent ?? Self.toolUserAgent)
                 try easy.setRequestHeaders(
                     [validators?.etag.map { "If-None-Match: \($0)" }, validators?.lastModified.map { "If-Modified-Since: \($0)" }]
                         .compactMap { $0 })

@@ -190,6 +190,12 @@ enum OptionTable {
             guard let seconds = RFC3339.seconds(text) else { throw byName("send-at").invalid(text) }
             options.sendAt = seconds
         },
+        OptionSpec("device-headers", [.process, .check, .fix],
+                   help: ["also fetch each URL with each phone's own request headers (iOS's",
+                          "CFNetwork and Android's Dalvik User-Agent): a different answer is",
+                          "device_dependent"]) { options, _ in
+            options.deviceHeaders = true
+        },
         OptionSpec("no-decode", [.process, .check, .sniff],
                    help: ["do not read files with the phone's decoders (SPEC 17): media.decoded",
                           "is null and no decoder finding is given, which every record and the",

@@ -53,6 +53,8 @@ struct Options {
     var noDecode = false
     /// `--send-at RFC3339`: when the campaign is sent, seconds since 1970 (nil: now), for `url_expires`.
     var sendAt: Int?
+    /// `--device-headers`: each URL also fetched with each platform's own request headers.
+    var deviceHeaders = false
     /// `--allow-empty`: a `check` that finds no payload passes instead of failing as a usage error.
     var allowEmpty = false
     /// `--cache FILE`: the SQLite file of verdicts to revalidate instead of downloading again.
