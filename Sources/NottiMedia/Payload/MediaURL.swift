@@ -13,6 +13,9 @@ package struct MediaURL: Sendable, Equatable {
     /// The URL as the payload wrote it, when that held spaces or non-ASCII characters that `string`
     /// has percent-encoded (as iOS 17's SDK encodes it: `url_needs_encoding`); nil otherwise.
     package var encodedFrom: String?
+    /// The expiry a signed URL states (`url_expires`): read once per URL text here, where `check`'s
+    /// memo keeps it, rather than for every payload that names it.
+    package var expiry: SignedURL.Expiry?
 
     /// What the SDK concludes from a payload's `notti_image_url` value.
     package enum Verdict: Sendable, Equatable {
@@ -66,7 +69,9 @@ package struct MediaURL: Sendable, Equatable {
         case .failure(let failure): return .invalid("\(failure.message): \(quoted(text))")
         case .success(let parts): parsed = parts
         }
-        return .valid(MediaURL(string: text, scheme: scheme, host: parsed.host, pathExtension: pathExtension(of: parsed.path)))
+        var url = MediaURL(string: text, scheme: scheme, host: parsed.host, pathExtension: pathExtension(of: parsed.path))
+        url.expiry = SignedURL.expiry(of: text)
+        return .valid(url)
     }
 
     /// The template code a campaign's URL may still hold when the platform's personalisation did not run

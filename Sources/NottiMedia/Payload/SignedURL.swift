@@ -15,7 +15,8 @@ package enum SignedURL {
     /// The expiry `url` states, or nil when it is not a signed URL of a known kind.
     package static func expiry(of url: String) -> Expiry? {
         // Most URLs are not signed: no query split for them.
-        guard let question = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        guard let question = url.utf8.firstIndex(of: UInt8(ascii: "?")),
+              url.range(ofBytes: "xpires=") != nil || url.range(ofBytes: "XPIRES=") != nil else { return nil }
         var query = Substring(url)[url.index(after: question)...]
         if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
         var parameters: [String: String] = [:]
@@ -52,7 +53,11 @@ package enum SignedURL {
     /// `url_expires` for one URL, or nil: an error when it has expired at `now`, a warning when it expires
     /// before `latestDelivery` (the send time plus the push's lifetime).
     package static func finding(for url: String, now: Int, sendAt: Int, latestDelivery: Int) -> Diagnostic? {
-        guard let expiry = expiry(of: url) else { return nil }
+        expiry(of: url).flatMap { finding(for: $0, now: now, sendAt: sendAt, latestDelivery: latestDelivery) }
+    }
+
+    /// As `finding(for:now:sendAt:latestDelivery:)`, for an expiry already read.
+    package static func finding(for expiry: Expiry, now: Int, sendAt: Int, latestDelivery: Int) -> Diagnostic? {
         let ends = "\(CertificateFacts.timestamp(expiry.at)) (\(expiry.scheme))"
         if expiry.at <= now {
             return .error(.urlExpires, "the signed URL expired at \(ends): every phone gets an error instead of the media; "

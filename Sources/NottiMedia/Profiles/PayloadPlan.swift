@@ -75,26 +75,31 @@ package final class PayloadPlan: Sendable {
         }
         self.entries = planned
         self.fetches = fetches
-        // A signed URL that ends before every phone fetched it (SPEC 20); most URLs are not signed.
+        // The URL as the campaign wrote it (SPEC 20): what `MediaURL.check` found once per URL text.
         var urlFindings: [(entry: String, finding: Diagnostic)] = []
         for planned in planned {
-            if case .fetch(let url) = planned.step, let written = url.encodedFrom {
+            guard case .fetch(let url) = planned.step, url.encodedFrom != nil || url.expiry != nil else { continue }
+            if let written = url.encodedFrom {
                 urlFindings.append((planned.entry.key, Diagnostic(.warning, .urlNeedsEncoding,
                     "the URL holds spaces or non-ASCII characters (\(quoted(written))): iOS 17 and later encode it for apps built with "
                         + "their SDK, and the tool downloads it so (\(url.string)), but apps built before, and Android, refuse or mangle it; "
                         + DiagnosticCode.urlNeedsEncoding.fix)))
             }
-            guard case .string(let url) = planned.entry.value, url.range(ofBytes: "xpires=") != nil || url.range(ofBytes: "XPIRES=") != nil
-            else { continue }
-            let now = Int(time(nil))
-            let sendAt = options.sendAt ?? now
-            let latest = latestDelivery ?? sendAt + SignedURL.defaultLifetimeSeconds(profile.platform)
-            if let finding = SignedURL.finding(for: url, now: now, sendAt: sendAt, latestDelivery: latest) {
-                urlFindings.append((planned.entry.key, finding))
+            if let expiry = url.expiry {
+                let now = Int(time(nil))
+                let sendAt = options.sendAt ?? now
+                let latest = latestDelivery ?? sendAt + SignedURL.defaultLifetimeSeconds(profile.platform)
+                if let finding = SignedURL.finding(for: expiry, now: now, sendAt: sendAt, latestDelivery: latest) {
+                    urlFindings.append((planned.entry.key, finding))
+                }
             }
         }
+        self.deviceHeaders = options.deviceHeaders
         self.urlFindings = urlFindings
     }
+
+    /// `--device-headers`: the downloads carry each platform's own answer (`device_dependent`).
+    package let deviceHeaders: Bool
 
     /// Findings about the URLs as written, whatever their downloads (`url_expires`), by entry key.
     package let urlFindings: [(entry: String, finding: Diagnostic)]

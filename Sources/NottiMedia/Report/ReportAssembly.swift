@@ -5,7 +5,7 @@ extension PayloadPlan {
     /// The report, given the download result of every URL in `fetches` (by URL).
     package func report(source: String, results: MediaResults, strict: Bool) -> Report {
         var context = payloadFindings()
-        context += deviceDependent(results)
+        if deviceHeaders { context += deviceDependent(results) }
         // The URLs as written (SPEC 20), each entry named where the payload has several.
         for (entry, finding) in urlFindings {
             var named = finding
