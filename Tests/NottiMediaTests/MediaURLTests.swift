@@ -179,3 +179,14 @@ import Testing
         #expect(result.stderr.contains("warning: url_needs_encoding: "), "\(result.stderr)")
     }
 }
+
+/// A record's source names its payload file; only a delivery's `#ios` / `#android` is cut, never a `#` of the file's own name.
+@Suite struct RecordSourceTests {
+    @Test(arguments: [
+        ("summer sale#1.json", "summer sale#1.json"), ("summer sale#1.json#android", "summer sale#1.json"),
+        ("campaign.jsonl:7#ios", "campaign.jsonl"), ("campaign.jsonl:7", "campaign.jsonl"), ("-:3", "-"),
+    ])
+    func theFileOfASourceKeepsItsOwnHash(source: String, file: String) {
+        #expect(CheckSummary.file(of: source) == file)
+    }
+}

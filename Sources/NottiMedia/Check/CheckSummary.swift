@@ -252,10 +252,10 @@ public struct CheckSummary: Sendable {
         return media.count - 1
     }
 
-    /// The payload file of a record's source: `path` of `path:7#android`.
+    /// The payload file of a record's source: `path` of `path:7#android` (a line's number, or an array
+    /// element's, is digits after the last colon).
     static func file(of source: String) -> String {
-        var file = Substring(source)
-        if let hash = file.lastIndex(of: "#") { file = file[..<hash] }
+        var file = Platform.splitDelivery(source).path
         if let colon = file.lastIndex(of: ":"), Int(file[file.index(after: colon)...]) != nil { file = file[..<colon] }
         return String(file)
     }

@@ -6,6 +6,16 @@ public enum Platform: String, Sendable, CaseIterable {
     /// Its position in `allCases`, for tables indexed by platform.
     var ordinal: Int { self == .ios ? 0 : 1 }
 
+    /// A record's source split at its delivery (`path:7#android` → `path:7`, `#android`), the one place
+    /// that suffix is read: a file name's own `#` (`summer sale#1.json`) stays in the path.
+    package static func splitDelivery(_ source: String) -> (path: Substring, delivery: Substring) {
+        for platform in allCases where source.hasSuffix("#\(platform.rawValue)") {
+            let cut = source.index(source.endIndex, offsetBy: -(platform.rawValue.count + 1))
+            return (source[..<cut], source[cut...])
+        }
+        return (source[...], "")
+    }
+
     /// As people write it: `iOS`, `Android`.
     package var displayName: String { self == .ios ? "iOS" : "Android" }
 }

@@ -112,13 +112,17 @@ struct PayloadSources {
     /// A file of one JSON array is an input per element (SPEC 20): another shard's file is read as far
     /// as its first byte, which says whether it is one position or many.
     private func single(_ path: String, _ walk: inout Walk) -> Bool {
-        let array = PayloadInput.fileStartsWithArray(path)
-        guard walk.owns || array else { return walk.next { CheckInput(source: path, body: .unreadable("")) } }
-        let bytes: [UInt8]
+        // Another shard's file is looked into only when it is not this shard's, and only its first bytes.
+        guard walk.owns || PayloadInput.fileStartsWithArray(path) else {
+            return walk.next { CheckInput(source: path, body: .unreadable("")) }
+        }
+        var bytes: [UInt8]
         do {
-            let limit = (array ? PayloadInput.maxArrayFileBytes : Payload.maxReadBytes) + 1
-            bytes = GzipFile.isGzip(path)
-                ? try PayloadInput.readGzip(path, limit: limit) : try PayloadInput.read(path, cancellation: cancellation, limit: limit)
+            bytes = try read(path, limit: Payload.maxReadBytes + 1)
+            // One payload is bounded by its own limit; a file of an array of them, cut there, by the array's.
+            if bytes.count > Payload.maxReadBytes && PayloadInput.startsWithArray(bytes) {
+                bytes = try read(path, limit: PayloadInput.maxArrayFileBytes + 1)
+            }
         } catch {
             if case .interrupted = error { return false }
             unreadable(error.message)
@@ -126,12 +130,20 @@ struct PayloadSources {
             return true
         }
         progress?.add(bytes.count)
+        let array = PayloadInput.startsWithArray(bytes)
         if array, let going = elements(of: bytes, named: path, line: nil, &walk) { return going }
         if let hint = Self.jsonLinesHint(path, bytes) { return walk.next { CheckInput(source: path, body: .unreadable(hint)) } }
+        // Over its bound, a payload is refused by `Payload` itself; an array (not valid JSON here) by the array's bound.
         return walk.next {
-            CheckInput(source: path, body: bytes.count > Payload.maxReadBytes
+            CheckInput(source: path, body: array && bytes.count > PayloadInput.maxArrayFileBytes
                 ? .unreadable("larger than \(PayloadInput.maxArrayFileBytes) bytes: too large a file of payloads") : .bytes(bytes))
         }
+    }
+
+    /// A payload file's text, up to `limit` bytes: through zlib for a `.gz` name.
+    private func read(_ path: String, limit: Int) throws(PayloadInput.ReadError) -> [UInt8] {
+        GzipFile.isGzip(path)
+            ? try PayloadInput.readGzip(path, limit: limit) : try PayloadInput.read(path, cancellation: cancellation, limit: limit)
     }
 
     /// For a `.txt` file that is not one JSON value but whose first line is one: JSON Lines under
@@ -249,7 +261,7 @@ struct PayloadSources {
             } else if type == S_IFREG || type == S_IFLNK {
                 if Self.isJSONLines(name) {
                     if !visit(path, &walk) { return false }
-                } else if isPayloadFile(name), !single(path, &walk) {
+                } else if Self.isPayloadFile(name), !single(path, &walk) {
                     return false
                 }
             }
@@ -257,7 +269,10 @@ struct PayloadSources {
         return true
     }
 
-    private func isPayloadFile(_ name: String) -> Bool {
+    /// A name a folder walk reads: a payload file or JSON Lines.
+    static func isInput(_ name: String) -> Bool { isJSONLines(name) || isPayloadFile(name) }
+
+    private static func isPayloadFile(_ name: String) -> Bool {
         let lower = name.lowercased()
         return lower.hasSuffix(".json") || lower.hasSuffix(".apns") || lower.hasSuffix(".json.gz")
     }

@@ -22,13 +22,10 @@ final class ReadProgress: Sendable {
             guard info.st_mode & S_IFMT == S_IFDIR, let names = try? FilePaths.contents(ofFolder: path) else { return }
             // As the walk reads them: hidden entries skipped, payload files and JSON Lines counted.
             for name in names where !name.hasPrefix(".") {
-                let lower = name.lowercased()
                 let child = path.hasSuffix("/") ? path + name : path + "/" + name
                 var entry = stat()
                 guard lstat(child, &entry) == 0 else { continue }
-                if entry.st_mode & S_IFMT == S_IFDIR || [".json", ".apns", ".jsonl", ".ndjson", ".gz"].contains(where: { lower.hasSuffix($0) }) {
-                    add(child)
-                }
+                if entry.st_mode & S_IFMT == S_IFDIR || PayloadSources.isInput(name) { add(child) }
             }
         }
         for operand in operands {

@@ -22,10 +22,7 @@ struct Finding {
     /// Every finding of `report`, in its order.
     static func all(in report: Report) -> [Finding] {
         // A send request's records say which delivery they are (`path:7#android`): the file is `path`.
-        var source = Substring(report.source)
-        for platform in Platform.allCases where source.hasSuffix("#\(platform.rawValue)") {
-            source = source.dropLast(platform.rawValue.count + 1)
-        }
+        let source = Platform.splitDelivery(report.source).path
         var file = String(source)
         var line: Int?
         if report.sourceIsLine, let colon = source.lastIndex(of: ":"), let number = Int(source[source.index(after: colon)...]) {

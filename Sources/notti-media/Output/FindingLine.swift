@@ -15,9 +15,8 @@ enum FindingLine {
         var location = source
         if let column = diagnostic.column {
             // Before a request's delivery (`path:3:5#android`), after a line's number (`path:7:19`).
-            let delivery = Platform.allCases.first { source.hasSuffix("#\($0.rawValue)") }.map { "#\($0.rawValue)" } ?? ""
-            location = String(source.dropLast(delivery.count))
-                + (sourceIsLine ? ":\(column)" : ":\(diagnostic.line ?? 1):\(column)") + delivery
+            let (path, delivery) = Platform.splitDelivery(source)
+            location = path + (sourceIsLine ? ":\(column)" : ":\(diagnostic.line ?? 1):\(column)") + delivery
         }
         return joined(
             textEscape(location), ": ", diagnostic.severity.rawValue, ": ", diagnostic.codeText, ": ",
