@@ -82,6 +82,7 @@ struct CheckCommand {
             configuration.cache = Tool.openCache(options)
             configuration.platforms = options.platforms
             configuration.decoder = decoder
+            configuration.scratchFolder = scratch.path
             pipeline = try CheckPipeline(configuration)
         } catch let error as ServiceExtensionError {
             return Tool.report(LocalError(error.message))

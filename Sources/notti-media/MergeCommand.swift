@@ -25,11 +25,11 @@ struct MergeCommand {
     private func merge() throws -> Int32 {
         let shards = try readShards()
         let records = shards.map(\.summary)
-        guard let summary = CheckSummary.merged(from: records) else {
-            throw UsageError("the shards' summaries cannot be merged: \(shards.map(\.path).joined(separator: ", "))")
-        }
         let scratch = try ScratchFolder(environment: ProcessFacts.environment())
         defer { scratch.remove() }
+        guard let summary = CheckSummary.merged(from: records, scratchFolder: scratch.path) else {
+            throw UsageError("the shards' summaries cannot be merged: \(shards.map(\.path).joined(separator: ", "))")
+        }
         return try withExtendedLifetime(scratch) {
             let format = try CheckCommand.makeFormat(options, scratch: scratch)
             let pullers = try shards.map { shard throws(LocalError) in try LinePuller(path: shard.path) }

@@ -23,6 +23,8 @@ public final class CheckPipeline: @unchecked Sendable {
         package var cache: RevalidationCache?
         /// The run's decode worker, shared with whoever else draws from it (the preview's pictures).
         package var decoder = DecodeWorker()
+        /// Where the summary's media list goes past a few thousand URLs (the run's scratch folder); nil: memory.
+        public var scratchFolder: String?
         /// `--host-connections`: the most fetch workers that download from one host at once.
         public var hostConnections = 8
         /// `--platform`: the deliveries checked; an input with none of them is skipped.
@@ -101,7 +103,8 @@ public final class CheckPipeline: @unchecked Sendable {
         writer = OrderedWriter(capacity: windowSize)
         fetchPolicy = configuration.selection.fetchPolicy(configuration.options)
         policies = PolicyTable(configuration.options)
-        summary = CheckSummary(networks: NetworkProfile.summarized(adding: configuration.options.network))
+        summary = CheckSummary(
+            networks: NetworkProfile.summarized(adding: configuration.options.network), scratchFolder: configuration.scratchFolder)
         // Sniffing is CPU work of milliseconds: as many libmagic handles as cores, whatever --jobs is.
         let sniffers: SnifferPool
         do {
@@ -457,7 +460,7 @@ struct URLCheckMemo {
         guard case .string(let text)? = value else { return MediaURL.check(value, key: key, allowHTTP: allowHTTP) }
         if let memo = known[text]?.first(where: { $0.key == key && $0.allowHTTP == allowHTTP }) { return memo.verdict }
         let verdict = MediaURL.check(value, key: key, allowHTTP: allowHTTP)
-        if known.count >= 10_000 { known.removeAll(keepingCapacity: true) }
+        if known.count >= 1_024 { known.removeAll(keepingCapacity: true) }
         known[text, default: []].append((key, allowHTTP, verdict))
         return verdict
     }

@@ -33,52 +33,10 @@ public struct CheckSummary: Sendable {
     }
     /// Payloads per diagnostic code.
     package var codeCounts = CodeCounts()
-    /// Per distinct media URL, in the order first seen: each profile's verdict on it and the payloads naming it.
-    /// A list found through `mediaSlots`, so that counting one more payload is one hash of the URL and a
-    /// change in place (a dictionary of the values copied a verdict in and out per record).
-    private var media: [URLMedia] = []
-    private var mediaSlots: [String: Int] = [:]
+    /// Per distinct media URL: each profile's verdict on it and the payloads naming it, bounded in memory.
+    package let media: MediaTally
+    package typealias URLMedia = MediaTally.URLMedia
 
-    /// One distinct media URL of the run: one download, judged by each profile
-    /// that read it (one, unless `--sdk auto` met several).
-    package struct URLMedia: Sendable {
-        package var url: String
-        /// Each profile's verdict and its payloads, in `--sdk`'s order.
-        package var profiles: [(verdict: MediaVerdict, payloads: Int)] = []
-        /// The slot of the host phones request the URL from (one URL, one host), once counted:
-        /// no second hash per record.
-        fileprivate var hostSlot: Int?
-
-        /// Payloads naming the URL, under any profile.
-        public var payloads: Int { profiles.reduce(0) { $0 + $1.payloads } }
-        /// The worst of its profiles' verdicts (the first in `--sdk`'s order among equals).
-        package var worst: MediaVerdict {
-            profiles.map(\.verdict).max { $0.severityRank < $1.severityRank || ($0.severityRank == $1.severityRank && $0.sdk.ordinal > $1.sdk.ordinal) }!
-        }
-
-        /// Counts one more payload for `verdict` when it is the URL's one profile, in place
-        /// (read from outside, each check copied a verdict); false when it is not.
-        mutating func countIfSoleProfile(_ verdict: MediaVerdict) -> Bool {
-            guard profiles.count == 1, soleProfile?.sdk == verdict.sdk, soleProfile?.platform == verdict.platform else { return false }
-            profiles[0].payloads += 1
-            return true
-        }
-
-        /// The profile of `profiles[0]` while it is the only one: compared without reading
-        /// (and so copying) the verdict out of the list, per record.
-        fileprivate var soleProfile: (sdk: SDK, platform: Platform)?
-
-        mutating func add(_ verdict: MediaVerdict, payloads: Int) {
-            if let index = profiles.firstIndex(where: { $0.verdict.sdk == verdict.sdk && $0.verdict.platform == verdict.platform }) {
-                profiles[index].payloads += payloads
-            } else {
-                profiles.append((verdict, payloads))
-                soleProfile = profiles.count == 1 ? (verdict.sdk, verdict.platform) : nil
-                // iOS's profiles first, then Android's, each in --sdk's order.
-                profiles.sort { ($0.verdict.platform == .android ? 1 : 0, $0.verdict.sdk.ordinal) < ($1.verdict.platform == .android ? 1 : 0, $1.verdict.sdk.ordinal) }
-            }
-        }
-    }
     /// Per media host: what every phone pulls from it at send time (a list found through `hostSlots`, as `media`).
     private var hosts: [HostLoad] = []
     private var hostSlots: [String: Int] = [:]
@@ -143,8 +101,11 @@ public struct CheckSummary: Sendable {
         }
     }
 
-    /// - Parameter networks: the networks to count missed deadlines on (`NetworkProfile.summarized`).
-    package init(networks: [NetworkProfile] = NetworkProfile.presets) {
+    /// - Parameters:
+    ///   - networks: the networks to count missed deadlines on (`NetworkProfile.summarized`).
+    ///   - scratchFolder: where the media list goes past a few thousand URLs (nil: memory).
+    package init(networks: [NetworkProfile] = NetworkProfile.presets, scratchFolder: String? = nil) {
+        media = MediaTally(folder: scratchFolder)
         self.networks = networks
         missing = Array(repeating: 0, count: networks.count)
     }
@@ -200,11 +161,14 @@ public struct CheckSummary: Sendable {
         for verdict in record.media {
             if several && !seen.insert(verdict.url).inserted { continue }
             let slot = recentSlot(of: verdict)
-            if !media[slot].countIfSoleProfile(verdict) { media[slot].add(verdict, payloads: 1) }
+            let known = media.withRow(slot) { row in
+                if !row.countIfSoleProfile(verdict) { row.add(verdict, payloads: 1) }
+                return row.hostSlot
+            }
             // One phone requests each distinct URL once, whichever SDK reads it.
             if verdict.requestedAtSendTime, let host = verdict.host, !several || requested.insert(verdict.url).inserted {
-                let hostSlot = media[slot].hostSlot ?? self.hostSlot(host)
-                media[slot].hostSlot = hostSlot
+                let hostSlot = known ?? self.hostSlot(host)
+                if known == nil { media.withRow(slot) { $0.hostSlot = hostSlot } }
                 Self.count(verdict, in: &hosts[hostSlot])
             }
             if let refused = verdict.refusedConnection {
@@ -233,23 +197,26 @@ public struct CheckSummary: Sendable {
     /// The slots of verdicts counted lately, by the verdict object: a record's verdict is mostly
     /// the one its download's memo made once, so most records find their URL's slot without
     /// hashing it. Direct-mapped; each entry holds its verdict, so no other takes its address.
+    /// Forgotten when the tally renumbers its slots (`generation`).
     private var recentSlots = [(verdict: MediaVerdict, slot: Int)?](repeating: nil, count: 64)
+    private var recentGeneration = 0
 
     /// The slot of `verdict`'s URL in `media`.
     private mutating func recentSlot(of verdict: MediaVerdict) -> Int {
+        if recentGeneration != media.generation {
+            recentSlots = Array(repeating: nil, count: recentSlots.count)
+            recentGeneration = media.generation
+        }
         let bucket = Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(verdict)) >> 4) & (recentSlots.count - 1)
         if let recent = recentSlots[bucket], recent.verdict === verdict { return recent.slot }
-        let slot = mediaSlot(verdict.url)
+        let slot = media.slot(verdict.url)
+        // Making the slot may have renumbered the others.
+        if recentGeneration != media.generation {
+            recentSlots = Array(repeating: nil, count: recentSlots.count)
+            recentGeneration = media.generation
+        }
         recentSlots[bucket] = (verdict, slot)
         return slot
-    }
-
-    /// The slot of `url` in `media`, made when it is new.
-    private mutating func mediaSlot(_ url: String) -> Int {
-        if let slot = mediaSlots[url] { return slot }
-        media.append(URLMedia(url: url))
-        mediaSlots[url] = media.count - 1
-        return media.count - 1
     }
 
     /// The payload file of a record's source: `path` of `path:7#android` (a line's number, or an array
@@ -277,7 +244,7 @@ public struct CheckSummary: Sendable {
 
     /// Adds a media verdict named by `payloads` more payloads (a shard's summary, when merging).
     mutating func addMedia(_ verdict: MediaVerdict, payloads: Int) {
-        media[mediaSlot(verdict.url)].add(verdict, payloads: payloads)
+        media.withRow(media.slot(verdict.url)) { $0.add(verdict, payloads: payloads) }
     }
 
     /// Adds a host's load (a shard's summary, when merging).
@@ -308,20 +275,33 @@ public struct CheckSummary: Sendable {
         zip(networks, missing).map { ($0, $1) }
     }
 
-    /// Distinct media URLs, worst first: failures, then warnings, then clean;
-    /// within each, the most payloads first, then by URL.
-    package var mediaByImpact: [URLMedia] {
-        media.map { ($0, $0.worst.severityRank, $0.payloads) }.sorted {
-            if $0.1 != $1.1 { return $0.1 > $1.1 }
-            if $0.2 != $1.2 { return $0.2 > $1.2 }
-            return $0.0.url < $1.0.url
-        }.map(\.0)
-    }
-
     /// Codes by count, most first, then by name.
     package var codesByCount: [(code: String, payloads: Int)] { codeCounts.byCount }
 
+    /// The summary record, `{"summary": {...}}`, with every media URL: built whole (a library
+    /// caller's value; `writeJSON` is what the tool prints, a URL at a time).
     public var json: JSONValue {
+        var text = ""
+        writeJSON { text += $0 }
+        return (try? JSONParser.parse(Array(text.utf8))) ?? .null
+    }
+
+    /// Writes the summary record in parts, the media list an entry at a time: a campaign
+    /// with a URL per recipient is never held whole.
+    package func writeJSON(_ write: (String) -> Void) {
+        var head = JSONWriter.string(headJSON)
+        // The media list is the summary's last member: written after the rest, without it.
+        head.removeLast(2)
+        write(head + #","media":["#)
+        var first = true
+        media.list { entry in
+            write(first ? entry.json : "," + entry.json)
+            first = false
+        }
+        write("]}}")
+    }
+
+    private var headJSON: JSONValue {
         .object([
             JSONMember("summary", .object([
                 JSONMember("inputs", .int(inputs)),
@@ -363,18 +343,6 @@ public struct CheckSummary: Sendable {
                         JSONMember("rttMs", .number(entry.network.rttMilliseconds.text)),
                         JSONMember("payloadsMissingMedia", .int(entry.payloads)),
                     ])
-                })),
-                // One entry per distinct URL: the worst verdict's fields and every
-                // payload naming it, then each profile's own verdict and payloads.
-                JSONMember("media", .array(mediaByImpact.map { entry in
-                    guard case .object(var members) = entry.worst.json else { return .null }
-                    members.append(JSONMember("payloads", .int(entry.payloads)))
-                    members.append(JSONMember("profiles", .array(entry.profiles.map { profile in
-                        guard case .object(var members) = profile.verdict.json else { return .null }
-                        members.append(JSONMember("payloads", .int(profile.payloads)))
-                        return .object(members)
-                    })))
-                    return .object(members)
                 })),
             ])),
         ])

@@ -9,9 +9,15 @@ enum MediaLookup {
     case abandoned
 }
 
-/// Each distinct media URL is fetched once per run (a send request's, once per
-/// policy: `FetchKey`): the first payload that names it starts the fetch, later
-/// ones park until it is done, then all get the same result.
+/// Each distinct media URL is fetched once while it is remembered (a send request's, once
+/// per policy: `FetchKey`): the first payload that names it starts the fetch, later ones
+/// park until it is done, then all get the same result.
+///
+/// Finished results are remembered up to `bound`, the oldest forgotten first (SPEC 13: a
+/// campaign with one URL per recipient holds memory for what is in flight, not for every
+/// URL it has seen; a result with its memo is about 3 KB). A URL named again after
+/// `bound` other distinct URLs finished is downloaded again. Fetches in flight are never
+/// forgotten: the window of payloads bounds them.
 final class MediaCache<Key: Hashable & Sendable, Parked: Sendable>: @unchecked Sendable {
     private enum Entry {
         case fetching([Parked])
@@ -23,6 +29,15 @@ final class MediaCache<Key: Hashable & Sendable, Parked: Sendable>: @unchecked S
     private let lock = Lock()
     private var entries: [Key: Entry] = [:]
     private var fetchesStarted = 0
+    /// Finished keys, oldest first from `oldest`: the order they are forgotten in.
+    private var finished: [Key] = []
+    private var oldest = 0
+    private let bound: Int
+
+    /// - Parameter bound: the most finished results remembered.
+    init(bound: Int = 1_024) {
+        self.bound = max(1, bound)
+    }
 
     /// The result for `url` if it is in; else `parked()` waits for it.
     func lookup(_ url: Key, parking parked: () -> Parked) -> MediaLookup {
@@ -50,6 +65,16 @@ final class MediaCache<Key: Hashable & Sendable, Parked: Sendable>: @unchecked S
         defer { lock.unlock() }
         guard case .fetching(let waiting)? = entries[url] else { return [] }
         entries[url] = .done(result)
+        finished.append(url)
+        if finished.count - oldest > bound {
+            // A result forgotten: the payloads that had it hold their own reference until written.
+            if case .done? = entries[finished[oldest]] { entries[finished[oldest]] = nil }
+            oldest += 1
+            if oldest >= bound {
+                finished.removeFirst(oldest)
+                oldest = 0
+            }
+        }
         return waiting
     }
 

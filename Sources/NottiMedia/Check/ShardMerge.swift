@@ -58,7 +58,7 @@ extension CheckSummary {
     /// counts add up, each media URL's payloads add up, each host's load and each
     /// network's misses add up.
     /// - Returns: nil when a record is not a summary.
-    package static func merged(from records: [JSONValue]) -> CheckSummary? {
+    package static func merged(from records: [JSONValue], scratchFolder: String? = nil) -> CheckSummary? {
         let summaries = records.compactMap { $0["summary"] }
         guard summaries.count == records.count, let first = summaries.first else { return nil }
         var networks: [NetworkProfile] = []
@@ -71,7 +71,7 @@ extension CheckSummary {
                 networks.append(NetworkProfile(name: name, kbitsPerSecond: network.kbitsPerSecond, rttMilliseconds: network.rttMilliseconds))
             }
         }
-        var merged = CheckSummary(networks: networks)
+        var merged = CheckSummary(networks: networks, scratchFolder: scratchFolder)
         merged.strict = first["strict"] == .bool(true)
         merged.decoded = first["decoded"] != .bool(false)
         merged.operandsDigest = first["operands"]?.stringValue

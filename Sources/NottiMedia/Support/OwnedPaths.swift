@@ -87,6 +87,18 @@ package final class OwnedPaths: @unchecked Sendable {
         }
     }
 
+    /// Unlinks every tracked file directly in `folder` (a scratch folder's spools and sort runs,
+    /// whoever still holds them), so the folder can go.
+    package func removeFiles(in folder: String) {
+        withLock { state in
+            let inside = state.files.filter { FilePaths.parent($0) == folder }
+            for path in inside {
+                state.files.remove(path)
+                unlink(path)
+            }
+        }
+    }
+
     /// Removes a tracked folder with `rmdir`: only when it is empty, so nothing
     /// that is not ours can go with it. Its tracked files should be removed first.
     package func removeFolder(_ path: String) {

@@ -59,10 +59,10 @@ final class ScratchFolder {
         return (path, total, total == limit)
     }
 
-    /// Removes the copies made here, then the folder; spools must be closed (removed) first.
+    /// Removes the copies, spools and sort runs made here, then the folder.
     func remove() {
-        copies.forEach { OwnedPaths.run.remove($0) }
         copies.removeAll()
+        OwnedPaths.run.removeFiles(in: path)
         OwnedPaths.run.removeFolder(path)
     }
 }

@@ -151,9 +151,7 @@ final class HTMLPreview: @unchecked Sendable {
         }
         // Every byte the run downloaded, once per distinct URL, whatever its verdict (a file too large
         // for iOS was still downloaded whole): what the page's "downloaded" says.
-        let bytes = summary.mediaByImpact.reduce(0) { total, entry in
-            total + (entry.profiles.compactMap(\.verdict.bytes).max() ?? 0)
-        }
+        let bytes = summary.media.totals.bytes
         fputs(Self.head, page)
         fputs(Self.header(summary, warned: warned, bytes: bytes, context: context, leftOut: selection.note), page)
         var spoolError: LocalError?
@@ -192,7 +190,7 @@ final class HTMLPreview: @unchecked Sendable {
             <div class="warn"><dt>with warnings</dt><dd>\(warned)</dd></div>
             <div><dt>payloads</dt><dd>\(summary.inputs)</dd></div>
             <div><dt>records</dt><dd>\(summary.payloads)</dd></div>
-            <div><dt>distinct media</dt><dd>\(summary.mediaByImpact.count)</dd></div>
+            <div><dt>distinct media</dt><dd>\(summary.media.totals.urls)</dd></div>
             <div><dt>downloaded by this check</dt><dd>\(ByteText.human(bytes))</dd></div>
             </dl>
             \(hostFindings(summary))

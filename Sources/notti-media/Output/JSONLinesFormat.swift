@@ -14,6 +14,7 @@ struct JSONLinesFormat: CheckRenderer, CheckSink {
     }
 
     func finish(_ summary: CheckSummary) {
-        Console.out(JSONWriter.string(summary.json))
+        summary.writeJSON { Console.outPart($0) }
+        Console.outPart("\n")
     }
 }

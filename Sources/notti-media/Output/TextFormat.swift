@@ -85,8 +85,9 @@ struct TextFormat: CheckRenderer, CheckSink {
     /// the same verdicts (a campaign of personalised URLs of seven files is seven rows), worst first,
     /// at most `top` rows, then how many more; `--format json` keeps every URL.
     private static func mediaRows(_ summary: CheckSummary, top: Int) -> [String] {
-        let media = summary.mediaByImpact
-        guard !media.isEmpty else { return [] }
+        let distinct = summary.media.totals.urls
+        guard distinct > 0 else { return [] }
+        // One group per signature (the same content and verdicts), its first URL the list's first.
         struct Group {
             var first: CheckSummary.URLMedia
             var urls = 1
@@ -95,16 +96,16 @@ struct TextFormat: CheckRenderer, CheckSink {
         }
         var groups: [Group] = []
         var slots: [String: Int] = [:]
-        for entry in media {
-            // Same content (a download's hash; none for a failure) and the same verdict under every profile.
-            let key = entry.profiles.map { "\($0.verdict.profileName) \($0.verdict.sha256 ?? "-") \(describe($0.verdict))" }.joined(separator: "\n")
-            if let slot = slots[key] {
+        summary.media.list { entry in
+            if let slot = slots[entry.signature] {
                 groups[slot].urls += 1
                 groups[slot].payloads += entry.payloads
-                for (index, profile) in entry.profiles.enumerated() { groups[slot].profilePayloads[index] += profile.payloads }
-            } else {
-                slots[key] = groups.count
-                groups.append(Group(first: entry, payloads: entry.payloads, profilePayloads: entry.profiles.map(\.payloads)))
+                for (index, payloads) in entry.profilePayloads.enumerated() where index < groups[slot].profilePayloads.count {
+                    groups[slot].profilePayloads[index] += payloads
+                }
+            } else if let media = entry.media {
+                slots[entry.signature] = groups.count
+                groups.append(Group(first: media, payloads: entry.payloads, profilePayloads: entry.profilePayloads))
             }
         }
         // Worst first, then the most records, then by URL (as the list was before grouping).
@@ -112,10 +113,10 @@ struct TextFormat: CheckRenderer, CheckSink {
             let (left, right) = ($0.first.worst.severityRank, $1.first.worst.severityRank)
             if left != right { return left > right }
             if $0.payloads != $1.payloads { return $0.payloads > $1.payloads }
-            return $0.first.url < $1.first.url
+            return Array($0.first.url.utf8).lexicographicallyPrecedes(Array($1.first.url.utf8))
         }
-        var lines = ["media: \(media.count) distinct URL\(media.count == 1 ? "" : "s"), worst first"
-            + (groups.count < media.count ? ", URLs of the same content and verdicts in one row" : "")]
+        var lines = ["media: \(distinct) distinct URL\(distinct == 1 ? "" : "s"), worst first"
+            + (groups.count < distinct ? ", URLs of the same content and verdicts in one row" : "")]
         var rows: [(verdict: String, payloads: Int, url: String)] = []
         for group in groups.prefix(top) {
             let entry = group.first
