@@ -303,6 +303,32 @@ import Testing
         #expect(run.result.stdout.contains("broken.jsonl:1: error: http_error:"), "printed as check prints it")
     }
 
+    /// SPEC 19: a finding about the host (a certificate ending within 30 days) never stops a cure: the
+    /// picture's too_large is cured and its rendition written, and the line says what no file cures.
+    @Test func aHostFindingStillGetsItsRenditionAndIsListedNotFixed() throws {
+        let certificates = try TestCertificates(days: 10)
+        defer { certificates.remove() }
+        let media = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: media) }
+        try FileManager.default.copyItem(atPath: Paths.fixture("decode/photo.png"), toPath: media.appendingPathComponent("photo.png").path)
+        let server = TestServer(certificate: (certificates.chain, certificates.key), media: media.path)
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("expiring.json")
+        try Data(Self.request(server.url("/padded/1200000/photo.png")).utf8).write(to: input)
+        let into = folder.appendingPathComponent("fixed")
+        let result = try CLI.run(["fix", input.path, "--cacert", certificates.root, "--into", into.path])
+        let text = (try? String(contentsOf: into.appendingPathComponent("fixes.jsonl"), encoding: .utf8)) ?? ""
+        let line = try #require(text.split(separator: "\n").first.flatMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }, "\(result.stdout)\(result.stderr)")
+        #expect(line["cured"] as? [String] == ["too_large"], "\(line)")
+        let file = try #require(line["file"] as? String)
+        #expect(Set(Paths.contents(of: into)) == ["fixes.jsonl", file])
+        #expect((line["notFixed"] as? [String: Any])?["code"] as? String == "certificate_expiring", "\(line)")
+        #expect(result.status == 1, "a finding was not cured")
+    }
+
     @Test func badUsageIsExitTwoAndTouchesNothing() throws {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -49,6 +49,9 @@ final class FixTargets: @unchecked Sendable {
         .needsAndroidVersion, .unplayableVideo, .videoCodecSupport,
     ]
 
+    /// Findings about the server rather than the file: they never stop a cure, and no file cures them (SPEC 19).
+    static let hostCodes: Set<DiagnosticCode> = [.certificateExpiring, .atsViolation, .notCacheable]
+
     private(set) var ordered: [Target] = []
     private var byURL: [String: Target] = [:]
     /// The payload findings' lines, in input order.

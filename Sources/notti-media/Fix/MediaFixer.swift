@@ -77,8 +77,12 @@ struct MediaFixer {
             before: Outcome.Before(
                 bytes: facts.bytes, type: facts.sniffedMime.map(Self.typeName), width: facts.dimensions?.width,
                 height: facts.dimensions?.height))
-        // What only the origin can mend (a 404, a timeout, a cut file): the first such finding.
-        if let origin = target.findings.first(where: { !FixTargets.cures.contains($0.code) }) {
+        // A finding about the host never stops a cure (SPEC 19): the file's findings are cured, and the
+        // line carries the host's first finding as not fixed.
+        let hostFinding = target.findings.first { FixTargets.hostCodes.contains($0.code) }
+        let fileFindings = target.findings.filter { !FixTargets.hostCodes.contains($0.code) }
+        // What only the origin can mend (a 404, a timeout, a cut file), or a host alone: the first such finding.
+        if let origin = fileFindings.first(where: { !FixTargets.cures.contains($0.code) }) ?? (fileFindings.isEmpty ? hostFinding : nil) {
             outcome.notFixed = (origin.code, origin.diagnostic.message)
             return outcome
         }
@@ -111,7 +115,7 @@ struct MediaFixer {
         // Android shows no video or sound in a notification: its records' verdict on one is not a file's to
         // cure. The rendition is for the iPhones; that finding stays, as not fixed.
         var needs = target.needs
-        var findings = target.findings
+        var findings = fileFindings
         if kind != .picture, needs.contains(where: { $0.platform == .android }) {
             needs.removeAll { $0.platform == .android }
             if let refused = findings.first(where: { $0.code == .unsupportedType }) {
@@ -137,6 +141,7 @@ struct MediaFixer {
             outcome.cured = findings.map(\.code)
             outcome.changes = Self.changes(fixed, before: outcome.before, sourceType: outcome.before.type)
             outcome.newURL = baseURL.map { $0.hasSuffix("/") ? $0 + rendition.file : $0 + "/" + rendition.file }
+            if let hostFinding, outcome.notFixed == nil { outcome.notFixed = (hostFinding.code, hostFinding.diagnostic.message) }
         }
         return outcome
     }
