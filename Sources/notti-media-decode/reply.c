@@ -3,9 +3,16 @@
 #include <stdio.h>
 #include <string.h>
 
+/// The most bytes of one string value: a fact is a few words, and a file's own text (a 9,000-byte
+/// metadata tag named major_brand) must not crowd the other facts out of the answer.
+enum { MOST_VALUE_BYTES = 256 };
+
 static void append(Reply *reply, const char *text, size_t length) {
-    // Room is kept for the closing brace: an answer too long is cut, never overrun.
-    if (reply->length + length + 2 > sizeof reply->text) length = sizeof reply->text - reply->length - 2;
+    // Room is kept for the closing brace: a member that does not fit is dropped whole (`member_end`).
+    if (reply->length + length + 2 > sizeof reply->text) {
+        reply->overflowed = 1;
+        return;
+    }
     memcpy(reply->text + reply->length, text, length);
     reply->length += length;
     reply->text[reply->length] = 0;
@@ -15,7 +22,13 @@ static void append_text(Reply *reply, const char *text) { append(reply, text, st
 
 static void append_quoted(Reply *reply, const char *value) {
     append_text(reply, "\"");
-    for (const unsigned char *at = (const unsigned char *)value; *at; at++) {
+    // Cut at a character's first byte, never inside one (the answer stays UTF-8).
+    size_t length = strlen(value), kept = length;
+    if (length > MOST_VALUE_BYTES) {
+        kept = MOST_VALUE_BYTES;
+        while (kept > 0 && ((unsigned char)value[kept] & 0xC0) == 0x80) kept--;
+    }
+    for (const unsigned char *at = (const unsigned char *)value; at < (const unsigned char *)value + kept; at++) {
         char escaped[8];
         if (*at == '"' || *at == '\\') {
             snprintf(escaped, sizeof escaped, "\\%c", *at);
@@ -27,18 +40,34 @@ static void append_quoted(Reply *reply, const char *value) {
         }
         append_text(reply, escaped);
     }
+    if (kept < length) append_text(reply, "\u2026");
     append_text(reply, "\"");
 }
 
-static void key(Reply *reply, const char *name) {
-    if (reply->members++) append_text(reply, ",");
+/// Starts a member; `member_end` keeps it, or drops it whole when it did not fit.
+static size_t key(Reply *reply, const char *name) {
+    size_t start = reply->length;
+    reply->overflowed = 0;
+    if (reply->members) append_text(reply, ",");
     append_quoted(reply, name);
     append_text(reply, ":");
+    return start;
+}
+
+static void member_end(Reply *reply, size_t start) {
+    if (reply->overflowed) {
+        reply->length = start;
+        reply->text[start] = 0;
+        reply->overflowed = 0;
+    } else {
+        reply->members++;
+    }
 }
 
 void reply_begin(Reply *reply) {
     reply->length = 0;
     reply->members = 0;
+    reply->overflowed = 0;
     reply->text[0] = 0;
     append_text(reply, "{");
 }
@@ -48,32 +77,37 @@ void reply_string(Reply *reply, const char *name, const char *value) {
         reply_null(reply, name);
         return;
     }
-    key(reply, name);
+    size_t start = key(reply, name);
     append_quoted(reply, value);
+    member_end(reply, start);
 }
 
 void reply_int(Reply *reply, const char *name, long long value) {
     char number[32];
-    key(reply, name);
+    size_t start = key(reply, name);
     snprintf(number, sizeof number, "%lld", value);
     append_text(reply, number);
+    member_end(reply, start);
 }
 
 void reply_double(Reply *reply, const char *name, double value) {
     char number[64];
-    key(reply, name);
+    size_t start = key(reply, name);
     snprintf(number, sizeof number, "%.3f", value);
     append_text(reply, number);
+    member_end(reply, start);
 }
 
 void reply_bool(Reply *reply, const char *name, int value) {
-    key(reply, name);
+    size_t start = key(reply, name);
     append_text(reply, value ? "true" : "false");
+    member_end(reply, start);
 }
 
 void reply_null(Reply *reply, const char *name) {
-    key(reply, name);
+    size_t start = key(reply, name);
     append_text(reply, "null");
+    member_end(reply, start);
 }
 
 void reply_end(Reply *reply) {

@@ -8,6 +8,8 @@ typedef struct Reply {
     char text[8192];
     size_t length;
     int members;
+    /// Set when the member being written did not fit: it is dropped whole.
+    int overflowed;
 } Reply;
 
 void reply_begin(Reply *reply);

@@ -62,6 +62,8 @@ import Testing
                       "durationSeconds": 1, "audioCodec": "aac", "complete": true]),
         ("hvc1.mp4", ["videoCodec": "hevc", "videoTag": "hvc1"]),
         ("hev1.mp4", ["videoCodec": "hevc", "videoTag": "hev1"]),
+        // A 9,000-byte tag read as its brand: the answer keeps every fact (it was cut at 8 KB, and not JSON).
+        ("hev1-long-tag.mp4", ["videoCodec": "hevc", "videoTag": "hev1", "width": 160, "height": 120, "complete": true]),
         ("vp9.mp4", ["videoCodec": "vp9", "videoTag": "vp09"]),
         ("av1.mp4", ["videoCodec": "av1", "videoTag": "av01"]),
         ("truncated.mp4", ["videoCodec": "h264", "complete": false]),
