@@ -19,7 +19,7 @@
     X(vips_format_sizeof) X(vips_jpegload) X(vips_pngload) X(vips_gifload) X(vips_webpload) X(vips_tiffload) \
     X(vips_heifload) X(vips_magickload_buffer) X(vips_thumbnail) X(vips_thumbnail_image) X(vips_autorot) \
     X(vips_resize) X(vips_shrinkh) X(vips_extract_band) X(vips_copy) X(vips_colourspace) X(vips_cast_uchar) \
-    X(vips_flatten) X(vips_draw_rect) X(vips_avg) X(vips_min) X(vips_array_double_new) X(vips_jpegsave_buffer) \
+    X(vips_flatten) X(vips_draw_rect) X(vips_avg) X(vips_min) X(vips_array_double_new) X(vips_area_unref) X(vips_jpegsave_buffer) \
     X(vips_jpegsave_target) X(vips_pngsave_buffer) X(vips_gifsave_buffer) X(vips_target_new_to_descriptor) \
     X(g_object_ref) X(g_object_unref) X(g_free) X(g_log_set_handler) X(g_file_get_contents) X(g_module_open)
 
@@ -85,6 +85,7 @@ int load_module(const char *name);
 #define vips_avg vp.vips_avg
 #define vips_min vp.vips_min
 #define vips_array_double_new vp.vips_array_double_new
+#define vips_area_unref vp.vips_area_unref
 #define vips_jpegsave_buffer vp.vips_jpegsave_buffer
 #define vips_jpegsave_target vp.vips_jpegsave_target
 #define vips_pngsave_buffer vp.vips_pngsave_buffer

@@ -66,7 +66,10 @@ static VipsImage *decode_base(const char *path, Loader loader, long drawn_rows, 
     g_object_unref(image);
     VipsImage *flat = steps[0];
     if (!failed && vips_image_hasalpha(flat)) {
-        failed = vips_flatten(flat, &steps[1], "background", vips_array_double_new(white, 1), NULL);
+        // The operation takes its own reference to the colour: this one is ours to drop (it leaked 80 bytes a picture).
+        VipsArrayDouble *background = vips_array_double_new(white, 1);
+        failed = vips_flatten(flat, &steps[1], "background", background, NULL);
+        vips_area_unref(VIPS_AREA(background));
         flat = steps[1];
     }
     if (!failed) failed = vips_colourspace(flat, &steps[2], VIPS_INTERPRETATION_sRGB, NULL);

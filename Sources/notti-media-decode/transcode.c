@@ -345,6 +345,14 @@ static void encode_h264(AVFormatContext *in, int video, int audio, long long tar
             av_packet_unref(packet);
         }
         while (code >= 0 && avcodec_receive_frame(video_decoder, frame) >= 0) {
+            // Each frame is copied at the first frame's size: a frame smaller than that (VP8 and VP9 may change
+            // size mid-stream) or of another layout would be read past its rows. Not scaled here: refused.
+            if (frame->width < video_encoder->width || frame->height < video_encoder->height ||
+                (frame->format != AV_PIX_FMT_YUV420P && frame->format != AV_PIX_FMT_YUVJ420P)) {
+                problem = "its frames change size or layout mid-stream, which this version does not scale";
+                code = -1;
+                break;
+            }
             // The encoder is given a copy whose padding past the picture is zero: x264 reads some of it, and
             // a decoder's buffers hold whatever was there before (a one-byte difference, one run in several).
             AVFrame *clean = av_frame_alloc();

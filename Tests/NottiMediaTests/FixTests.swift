@@ -7,7 +7,7 @@ import Testing
     /// The origin: the decode fixtures, and a WebP.
     static let origin: TestServer = {
         let folder = Paths.temporaryFolder()
-        for name in ["rotated-6.jpg", "photo.png", "photo.heic", "truncated.jpg", "animated.gif", "hev1.mp4", "vp9.mp4", "cover.mp3"] {
+        for name in ["rotated-6.jpg", "photo.png", "photo.heic", "truncated.jpg", "animated.gif", "hev1.mp4", "vp9.mp4", "cover.mp3", "vp9-shrinking.mp4"] {
             try? FileManager.default.copyItem(atPath: Paths.fixture("decode/\(name)"), toPath: folder.appendingPathComponent(name).path)
         }
         try? FileManager.default.copyItem(atPath: Paths.medium("badge.webp"), toPath: folder.appendingPathComponent("badge.webp").path)
@@ -327,6 +327,21 @@ import Testing
         #expect(Set(Paths.contents(of: into)) == ["fixes.jsonl", file])
         #expect((line["notFixed"] as? [String: Any])?["code"] as? String == "certificate_expiring", "\(line)")
         #expect(result.status == 1, "a finding was not cured")
+    }
+
+    /// A VP9 video whose frames shrink mid-stream is not re-encoded from memory past its smaller frames
+    /// (the rendition carried the worker's stale memory): no rendition, and the line says why.
+    @Test func aVideoWhoseFramesShrinkIsNotReencoded() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("shrinking.json")
+        try Data(payload(url: Self.origin.url("/media/vp9-shrinking.mp4")).utf8).write(to: input)
+        let into = folder.appendingPathComponent("fixed")
+        let run = try fix(input.path, into: into)
+        #expect(run.names == ["fixes.jsonl"], "no rendition: \(run.names)")
+        let notFixed = run.manifest.first?["notFixed"] as? [String: Any]
+        #expect((notFixed?["message"] as? String)?.contains("frames change size or layout mid-stream") == true, "\(run.manifest)")
+        #expect(run.result.status == 1)
     }
 
     @Test func badUsageIsExitTwoAndTouchesNothing() throws {
