@@ -4,6 +4,7 @@
 #include "ffmpeg.h"
 
 #include <dlfcn.h>
+#include <string.h>
 
 #define STRINGIFY(x) #x
 #define SONAME(name, major) "lib" name ".so." STRINGIFY(major)
@@ -26,4 +27,38 @@ int ffmpeg_loaded(void) {
     ff.av_log_set_level(AV_LOG_QUIET);
     state = 1;
     return 1;
+}
+
+// What phones play (iOS: MPEG-4, QuickTime, 3GPP, MPEG, AVI, MP3, AAC, AIFF, WAV, CAF, AMR, AC-3, Au;
+// Android's MediaPlayer adds Matroska/WebM and Ogg), by FFmpeg's demuxer names. An FLV, an ASF or any
+// of FFmpeg's other demuxers never reads the bytes.
+static const char allowed_formats[] = "mov,mp4,m4a,3gp,3g2,mj2,mpeg,mpegts,mpegvideo,avi,mp3,aac,aiff,wav,caf,amr,amrnb,amrwb,"
+                                      "ac3,eac3,au,matroska,webm,ogg";
+// Their codecs' decoders (and the cover art an MP3 or M4A carries as a picture), by decoder name.
+static const char allowed_decoders[] =
+    "h264,hevc,mpeg4,mpeg1video,mpeg2video,h263,mjpeg,png,vp8,vp9,av1,libdav1d,libaom-av1,"
+    "aac,aac_fixed,mp3,mp3float,mp2,mp2float,alac,ac3,ac3_fixed,eac3,amrnb,amrwb,flac,vorbis,opus,"
+    "pcm_s16le,pcm_s16be,pcm_s24le,pcm_s24be,pcm_s32le,pcm_s32be,pcm_f32le,pcm_f32be,pcm_u8,pcm_s8,pcm_alaw,pcm_mulaw,"
+    "adpcm_ima_qt,adpcm_ima_wav,gsm";
+
+int ffmpeg_open_input(AVFormatContext **context, const char *path) {
+    AVDictionary *options = NULL;
+    ff.av_dict_set(&options, "format_whitelist", allowed_formats, 0);
+    ff.av_dict_set(&options, "codec_whitelist", allowed_decoders, 0);
+    int code = ff.avformat_open_input(context, path, NULL, &options);
+    ff.av_dict_free(&options);
+    return code;
+}
+
+int ffmpeg_decoder_allowed(const AVCodec *codec) {
+    if (!codec || !codec->name) return 0;
+    size_t length = strlen(codec->name);
+    for (const char *at = allowed_decoders; *at;) {
+        const char *end = strchr(at, ',');
+        size_t size = end ? (size_t)(end - at) : strlen(at);
+        if (size == length && strncmp(at, codec->name, size) == 0) return 1;
+        if (!end) break;
+        at = end + 1;
+    }
+    return 0;
 }

@@ -37,6 +37,14 @@ extern struct FFmpeg { FFMPEG_FUNCTIONS(FFMPEG_MEMBER) } ff;
 /// Opens FFmpeg's libraries, once; 1 when every function is there.
 int ffmpeg_loaded(void);
 
+/// `avformat_open_input` restricted to the containers phones play and the decoders of the codecs
+/// phones play (`format_whitelist`, `codec_whitelist`): hostile bytes reach no other demuxer or
+/// decoder of FFmpeg's hundreds. Returns FFmpeg's code.
+int ffmpeg_open_input(AVFormatContext **context, const char *path);
+
+/// 1 when `codec` is one of the decoders `ffmpeg_open_input` allows.
+int ffmpeg_decoder_allowed(const AVCodec *codec);
+
 // ffmpeg.c, which fills `ff`, needs the real names.
 #ifndef FFMPEG_NO_RENAMES
 #define avformat_open_input ff.avformat_open_input

@@ -5,7 +5,7 @@
 
 /// The most bytes of one string value: a fact is a few words, and a file's own text (a 9,000-byte
 /// metadata tag named major_brand) must not crowd the other facts out of the answer.
-enum { MOST_VALUE_BYTES = 256 };
+enum { MOST_VALUE_BYTES = 512 };
 
 static void append(Reply *reply, const char *text, size_t length) {
     // Room is kept for the closing brace: a member that does not fit is dropped whole (`member_end`).

@@ -28,7 +28,7 @@ static const char *tag_text(uint32_t tag, char text[5]) {
 static int first_frame_decodes(AVFormatContext *context, int index) {
     const AVCodecParameters *parameters = context->streams[index]->codecpar;
     const AVCodec *codec = avcodec_find_decoder(parameters->codec_id);
-    if (!codec) return -1;
+    if (!codec || !ffmpeg_decoder_allowed(codec)) return -1;
     AVCodecContext *decoder = avcodec_alloc_context3(codec);
     if (!decoder) return 0;
     int decoded = 0;
@@ -60,10 +60,13 @@ void decode_stream(const char *path, const char *mime, Reply *reply) {
         reply_string(reply, "detail", "FFmpeg's libraries are not installed");
         return;
     }
-    int code = avformat_open_input(&context, path, NULL, NULL);
+    int code = ffmpeg_open_input(&context, path);
     if (code < 0) {
+        char detail[512];
+        snprintf(detail, sizeof detail, "it is no container phones play (MP4, QuickTime, 3GPP, MPEG, AVI, MP3, AAC, AIFF, WAV, CAF, "
+                 "AMR, AC-3, Au, Matroska, WebM, Ogg), or one too damaged to open (%s)", first_line(code, error, sizeof error));
         reply_string(reply, "status", "undecodable");
-        reply_string(reply, "detail", first_line(code, error, sizeof error));
+        reply_string(reply, "detail", detail);
         return;
     }
     if ((code = avformat_find_stream_info(context, NULL)) < 0) {

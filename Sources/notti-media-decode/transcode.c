@@ -257,7 +257,7 @@ static int drain(AVCodecContext *encoder, AVFormatContext *out, int stream, AVPa
 /// A decoder of stream `index`, one thread (the same frames every run); NULL when there is none.
 static AVCodecContext *open_decoder(AVFormatContext *in, int index) {
     const AVCodec *codec = avcodec_find_decoder(in->streams[index]->codecpar->codec_id);
-    AVCodecContext *decoder = codec ? avcodec_alloc_context3(codec) : NULL;
+    AVCodecContext *decoder = codec && ffmpeg_decoder_allowed(codec) ? avcodec_alloc_context3(codec) : NULL;
     if (!decoder) return NULL;
     decoder->thread_count = 1;
     if (avcodec_parameters_to_context(decoder, in->streams[index]->codecpar) < 0 || avcodec_open2(decoder, codec, NULL) < 0) {
@@ -408,7 +408,7 @@ static void encode_h264(AVFormatContext *in, int video, int audio, long long tar
 void fix_stream(const char *path, long long target_bytes, int fd, Reply *reply) {
     if (!ffmpeg_loaded()) return fail(reply, "FFmpeg's libraries are not installed");
     AVFormatContext *in = NULL;
-    if (avformat_open_input(&in, path, NULL, NULL) < 0) return fail(reply, "FFmpeg cannot open it");
+    if (ffmpeg_open_input(&in, path) < 0) return fail(reply, "FFmpeg cannot open it (or it is not a container phones play)");
     if (avformat_find_stream_info(in, NULL) < 0) {
         avformat_close_input(&in);
         return fail(reply, "FFmpeg cannot read its streams");

@@ -90,6 +90,17 @@ import Testing
         }
     }
 
+    /// FFmpeg reads only the containers and codecs phones play (SPEC 17): a Flash video's bytes reach no
+    /// demuxer, and the verdict says why (it was decoded as flv1 before).
+    @Test func aContainerNoPhonePlaysIsNotOpened() throws {
+        let result = try CLI.run(["sniff", "--format", "json", Paths.fixtures.appendingPathComponent("decode/clip.flv").path])
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let decoded = try #require(line["decoded"] as? [String: Any], "\(line)")
+        #expect(decoded["videoCodec"] is NSNull, "\(decoded)")
+        let messages = (line["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(messages.contains { $0.contains("it is no container phones play") }, "\(messages)")
+    }
+
     @Test func aCorruptPictureIsAttachedAndFailsOnIOSAndIsNotShownOnAndroid() throws {
         let records = try Self.fixture("corrupt.jpg")
         #expect(records.ios["outcome"] as? String == "attached")
