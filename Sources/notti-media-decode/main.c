@@ -17,12 +17,15 @@
 // one descriptor per rendition to write it to. A fix request (`fix`) is the
 // lines "fix", the MIME type, the longest side, the most bytes of a still picture and
 // the strictest record's cap (an animation's most bytes), with
-// the file's descriptor and the one to write the new picture to. The worker
+// the file's descriptor and the one to write the new picture to. A poster request
+// (`fix`'s still of a video, for Android) is the line "poster", with the video's
+// descriptor and the one to write its first frame to, as JPEG. The worker
 // opens no path of its own; it exits when the socket closes.
 #define _GNU_SOURCE
 #include "ffmpeg.h"
 #include "fix.h"
 #include "libvips.h"
+#include "poster.h"
 #include "transcode.h"
 #include "render.h"
 #include "reply.h"
@@ -131,14 +134,15 @@ int main(int argc, char **argv) {
         long drawn_rows = -1;
         char *names[MOST_DESCRIPTORS];
         int rendering = strncmp(text, "render\n", 7) == 0, fixing = strncmp(text, "fix\n", 4) == 0;
-        int renditions = rendering ? parse_render(text, &mime, &drawn_rows, names, MOST_DESCRIPTORS - 1) : fixing ? 1 : 0;
+        int posting = strcmp(text, "poster") == 0 || strcmp(text, "poster\n") == 0;
+        int renditions = rendering ? parse_render(text, &mime, &drawn_rows, names, MOST_DESCRIPTORS - 1) : fixing || posting ? 1 : 0;
         long long max_side = 0, target_bytes = 0, cap = 0;
         char fix_mime[256] = "";
         if (fixing && sscanf(text + 4, "%255[^\n]\n%lld\n%lld\n%lld", fix_mime, &max_side, &target_bytes, &cap) != 4) renditions = -1;
-        int picture = rendering || strncmp(fixing ? fix_mime : mime, "image/", 6) == 0;
+        int picture = !posting && (rendering || strncmp(fixing ? fix_mime : mime, "image/", 6) == 0);
         int vips_ready = picture && libvips_loaded(&why);
-        if (count < 1 || ((rendering || fixing) && renditions != count - 1)) {
-            reply_string(&reply, "status", rendering || fixing ? "failed" : "not_decoded");
+        if (count < 1 || ((rendering || fixing || posting) && renditions != count - 1)) {
+            reply_string(&reply, "status", rendering || fixing || posting ? "failed" : "not_decoded");
             reply_string(&reply, "detail", count < 1 ? "no file came with the request" : "one descriptor for each rendition is needed");
         } else if (picture && !vips_ready) {
             reply_string(&reply, "status", rendering || fixing ? "failed" : "not_decoded");
@@ -146,7 +150,9 @@ int main(int argc, char **argv) {
         } else {
             char path[64];
             snprintf(path, sizeof path, "/proc/self/fd/%d", fds[0]);
-            if (fixing && !picture) {
+            if (posting) {
+                poster_frame(path, fds[1], &reply);
+            } else if (fixing && !picture) {
                 fix_stream(path, target_bytes, fds[1], &reply);
             } else if (fixing) {
                 fix_picture(path, fix_mime, (int)(max_side > 65536 ? 65536 : max_side), target_bytes, cap, fds[1], &reply);

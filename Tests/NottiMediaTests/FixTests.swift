@@ -7,7 +7,7 @@ import Testing
     /// The origin: the decode fixtures, and a WebP.
     static let origin: TestServer = {
         let folder = Paths.temporaryFolder()
-        for name in ["rotated-6.jpg", "photo.png", "photo.heic", "truncated.jpg", "animated.gif", "hev1.mp4", "vp9.mp4", "cover.mp3", "vp9-shrinking.mp4"] {
+        for name in ["rotated-6.jpg", "photo.png", "photo.heic", "truncated.jpg", "animated.gif", "hev1.mp4", "vp9.mp4", "cover.mp3", "vp9-shrinking.mp4", "avc1.mp4"] {
             try? FileManager.default.copyItem(atPath: Paths.fixture("decode/\(name)"), toPath: folder.appendingPathComponent(name).path)
         }
         try? FileManager.default.copyItem(atPath: Paths.medium("badge.webp"), toPath: folder.appendingPathComponent("badge.webp").path)
@@ -301,6 +301,42 @@ import Testing
         #expect(run.result.stdout.contains("\nnot fixed: 2 URLs only the origin can mend"), "\(run.result.stdout)")
         #expect(run.result.stdout.contains("fixed 0 URLs: 0 renditions (0 B)"), "\(run.result.stdout)")
         #expect(run.result.stdout.contains("broken.jsonl:1: error: http_error:"), "printed as check prints it")
+    }
+
+    /// An FCM request whose image is a video: Android shows no video in a notification, so `fix` draws the
+    /// video's first frame as a still for `android.notification.image` and says so; the iPhones keep the
+    /// video. Rewritten and served, the request passes on both platforms.
+    @Test func aVideoGetsAStillForAndroid() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let into = folder.appendingPathComponent("fixed"), rewritten = folder.appendingPathComponent("payloads")
+        let cdn = TestServer(media: into.path)
+        let base = cdn.url("/media/")
+        let video = Self.origin.url("/media/avc1.mp4")
+        let input = folder.appendingPathComponent("video.json")
+        try Data(Self.request(video).utf8).write(to: input)
+        let run = try fix(input.path, into: into, extra: ["--base-url", base, "--rewrite", rewritten.path])
+        #expect(run.result.status == 0, "\(run.result.stdout)\(run.result.stderr)")
+        let line = try #require(run.manifest.first)
+        #expect(line["cured"] as? [String] == ["unsupported_type"], "\(line)")
+        #expect(line["file"] == nil, "the video itself needs nothing for the iPhones")
+        let still = try #require(line["androidStill"] as? [String: Any], "\(line)")
+        let file = try #require(still["file"] as? String)
+        #expect(file.hasSuffix(".jpg") && still["type"] as? String == "jpg" && still["width"] as? Int == 160 && still["height"] as? Int == 120)
+        #expect((still["changes"] as? [String])?.first?.contains("first frame as a still for Android") == true, "\(still)")
+        #expect(still["newUrl"] as? String == base + file)
+        #expect(run.names == ["fixes.jsonl", file])
+        // The request gains Android's own image; nothing else changes.
+        let after = try String(contentsOf: rewritten.appendingPathComponent("video.json"), encoding: .utf8)
+        let request = try #require(try JSONSerialization.jsonObject(with: Data(after.utf8)) as? [String: Any])
+        let message = try #require(request["message"] as? [String: Any])
+        #expect(((message["android"] as? [String: Any])?["notification"] as? [String: Any])?["image"] as? String == base + file)
+        #expect((message["notification"] as? [String: Any])?["image"] as? String == video)
+        let checked = try CLI.run(["check", rewritten.path, "--cacert", Paths.testCA, "--format", "json",
+                                   "--out", folder.appendingPathComponent("attachments").path])
+        #expect(checked.status == 0, "\(checked.stdout)")
+        let records = OutFolder.records(ofJSONLines: checked.stdout)
+        #expect(records.count == 2 && records.allSatisfy { $0["passed"] as? Bool == true }, "\(checked.stdout)")
     }
 
     /// SPEC 19: a finding about the host (a certificate ending within 30 days) never stops a cure: the

@@ -51,4 +51,22 @@ import Testing
     @Test func aURLInAnArrayIsReplacedWhereverItIs() {
         #expect(Self.rewritten(#"{"att":[ "https://m.example/a.webp" , "x" ]}"#) == #"{"att":[ "https://cdn.example/f/ab.jpg" , "x" ]}"#)
     }
+
+    /// A video's still for Android goes in `message.android.notification.image`, inserted into the deepest
+    /// of `message`, `android`, `notification` the request has (or replacing Android's own image of the
+    /// video); the shared image stays the video, every other byte as written.
+    @Test(arguments: [
+        (#"{"message":{"notification":{"image":"https://m.example/v.mp4"}}}"#,
+         #"{"message":{"android":{"notification":{"image":"https://cdn.example/s.jpg"}},"notification":{"image":"https://m.example/v.mp4"}}}"#),
+        (#"{"message": {"android": {"priority": "high"}, "notification": {"image": "https://m.example/v.mp4"}}}"#,
+         #"{"message": {"android": {"notification":{"image":"https://cdn.example/s.jpg"},"priority": "high"}, "notification": {"image": "https://m.example/v.mp4"}}}"#),
+        (#"{"message":{"android":{"notification":{ }},"notification":{"image":"https://m.example/v.mp4"}}}"#,
+         #"{"message":{"android":{"notification":{"image":"https://cdn.example/s.jpg" }},"notification":{"image":"https://m.example/v.mp4"}}}"#),
+        (#"{"message":{"android":{"notification":{"image":"https://m.example/v.mp4"}}}}"#,
+         #"{"message":{"android":{"notification":{"image":"https://cdn.example/s.jpg"}}}}"#),
+    ])
+    func aVideosStillIsAndroidsOwnImage(before: String, after: String) {
+        let rewrite = PayloadRewrite(replacements: [:], androidStills: ["https://m.example/v.mp4": "https://cdn.example/s.jpg"])
+        #expect(rewrite.rewrite(ArraySlice(before.utf8)).map { String(decoding: $0, as: UTF8.self) } == after)
+    }
 }

@@ -2,8 +2,8 @@
 """Drives the decode worker under valgrind's leak checker, as the tool drives it (a
 SOCK_SEQPACKET socket on descriptor 3, each request's files passed as descriptors),
 through every kind of request several times: decodes of each picture and stream format,
-the preview's renditions of an opaque and a transparent picture, and `fix` of a picture
-and of a sound. Exits 1 on any definitely lost byte (valgrind's log is printed).
+the preview's renditions of an opaque and a transparent picture, `fix` of a picture, a video
+and a sound, and a video's still for Android. Exits 1 on any definitely lost byte (valgrind's log is printed).
 
     scripts/lib/worker-leakcheck.py WORKER FOLDER
 
@@ -87,6 +87,7 @@ def main():
         stream_requests += [(mime, path, 0) for mime, path in streams]
         stream_requests += [("fix\nvideo/mp4\n2048\n300000\n52428800", os.path.join(DECODE, "hev1.mp4"), 1),
                             ("fix\naudio/mpeg\n2048\n5000000\n5000000", os.path.join(DECODE, "cover.mp3"), 1),
+                            ("poster", os.path.join(DECODE, "avc1.mp4"), 1),
                             # Refused ("frames change size"): its re-encode read past the smaller frames.
                             ("fix\nvideo/mp4\n2048\n300000\n52428800", os.path.join(DECODE, "vp9-shrinking.mp4"), 1)]
     failed = False

@@ -188,6 +188,28 @@ package final class DecodeWorker: Sendable {
         }
     }
 
+    /// Writes to `output` the first frame of the video read from `source`, as a full-quality JPEG:
+    /// `fix`'s still for Android, which shows no video in a notification (drawn again as any picture).
+    /// - Returns: the frame's size, or why it could not.
+    package func poster(source: Int32, output: Int32, within seconds: Double) -> Result<FixedMedia, DecodeFailure> {
+        guard let worker = worker(for: "video/mp4") else {
+            if !off { Self.sayMissingOnce() }
+            return .failure(DecodeFailure(message: "the decode worker is not installed"))
+        }
+        switch worker.request("poster", descriptors: [source, output], milliseconds: max(1, Int(seconds * 1000))) {
+        case .success(let json):
+            guard json["status"]?.stringValue == "fixed" else {
+                return .failure(DecodeFailure(message: json["detail"]?.stringValue ?? "the decoder could not write its first frame"))
+            }
+            var still = FixedMedia(type: "jpg")
+            still.width = json["width"]?.intValue
+            still.height = json["height"]?.intValue
+            return .success(still)
+        case .failure(let stopped):
+            return .failure(DecodeFailure(message: "the decoder stopped: \(stopped.why)"))
+        }
+    }
+
     /// Why the worker could not do what it was asked.
     package struct DecodeFailure: Error {
         package var message: String

@@ -62,6 +62,7 @@ struct FixCommand {
             timeoutSeconds: options.timeoutSeconds ?? 60, baseURL: options.baseURL)
         var lines: [String] = []
         var replacements: [String: PayloadRewrite.Replacement] = [:]
+        var androidStills: [String: String] = [:]
         var everyFindingCured = true
         var tally = FixTally()
         let withFindings = targets.ordered.filter { !$0.findings.isEmpty }
@@ -82,13 +83,14 @@ struct FixCommand {
             if let rendition = outcome.rendition, let newURL = outcome.newURL {
                 replacements[target.url] = PayloadRewrite.Replacement(newURL: newURL, type: rendition.type)
             }
+            if let stillURL = outcome.androidStill?.newURL { androidStills[target.url] = stillURL }
         }
         do {
             try folder.finish(manifest: lines)
             if let signal = Signals.receivedSignal { return ExitCode.interrupted(by: signal) }
             if let rewrite = options.rewriteDirectory {
                 tally.rewritten = try PayloadRewriter(
-                    root: rewrite, operands: options.operands, rewrite: PayloadRewrite(replacements: replacements)).run()
+                    root: rewrite, operands: options.operands, rewrite: PayloadRewrite(replacements: replacements, androidStills: androidStills)).run()
             }
         } catch {
             return Tool.report(error)
@@ -156,11 +158,10 @@ struct FixTally {
     var rewritten: Int?
 
     mutating func add(_ outcome: MediaFixer.Outcome) {
-        if let rendition = outcome.rendition {
-            cured += 1
-            files[rendition.file] = rendition.bytes
-        }
-        if outcome.notFixed != nil && outcome.rendition == nil { notFixed += 1 }
+        let written = [outcome.rendition, outcome.androidStill?.rendition].compactMap { $0 }
+        if !written.isEmpty { cured += 1 }
+        for rendition in written { files[rendition.file] = rendition.bytes }
+        if outcome.notFixed != nil && written.isEmpty { notFixed += 1 }
     }
 
     func closing(into folder: String, baseURL: String?, rewrite: String?) -> String {

@@ -24,6 +24,15 @@ struct MediaFixer {
         var before: Before
         var changes: [String] = []
         var notFixed: (code: DiagnosticCode, message: String)?
+        /// A video's first frame, drawn for Android's records (which show no video) and meant for
+        /// `android.notification.image`; the video itself stays the iPhones'.
+        var androidStill: Still?
+
+        struct Still {
+            var rendition: Rendition
+            var changes: [String]
+            var newURL: String?
+        }
 
         struct Rendition {
             var file: String
@@ -61,6 +70,16 @@ struct MediaFixer {
             ])))
             if rendition != nil { members.append(JSONMember("changes", .array(changes.map { .string($0) }))) }
             if let newURL { members.append(JSONMember("newUrl", .string(newURL))) }
+            if let still = androidStill {
+                if rendition == nil { members.insert(JSONMember("cured", .array(cured.map { .string($0.rawValue) })), at: 1) }
+                members.append(JSONMember("androidStill", .object([
+                    JSONMember("file", .string(still.rendition.file)), JSONMember("bytes", .int(still.rendition.bytes)),
+                    JSONMember("type", .string(still.rendition.type)),
+                    JSONMember("width", still.rendition.width.map { .int($0) } ?? .null),
+                    JSONMember("height", still.rendition.height.map { .int($0) } ?? .null),
+                    JSONMember("changes", .array(still.changes.map { .string($0) })),
+                ] + (still.newURL.map { [JSONMember("newUrl", .string($0))] } ?? []))))
+            }
             if let notFixed {
                 members.append(JSONMember("notFixed", .object([
                     JSONMember("code", .string(notFixed.code.rawValue)), JSONMember("message", .string(notFixed.message)),
@@ -112,18 +131,31 @@ struct MediaFixer {
             outcome.notFixed = (.undecodableMedia, "the \(outcome.before.type ?? "file") does not decode: \(why)")
             return outcome
         }
-        // Android shows no video or sound in a notification: its records' verdict on one is not a file's to
-        // cure. The rendition is for the iPhones; that finding stays, as not fixed.
+        // Android shows no video or sound in a notification: its records' verdict on a sound is not a file's
+        // to cure (that finding stays, as not fixed); a video's first frame is drawn for them as a still, for
+        // `android.notification.image`. What follows is for the iPhones.
         var needs = target.needs
         var findings = fileFindings
         if kind != .picture, needs.contains(where: { $0.platform == .android }) {
+            let android = needs.filter { $0.platform == .android }
             needs.removeAll { $0.platform == .android }
             if let refused = findings.first(where: { $0.code == .unsupportedType }) {
-                outcome.notFixed = (refused.code, "Android shows no video or sound in a notification, whatever the file: "
-                    + refused.diagnostic.message)
                 findings.removeAll { $0.code == .unsupportedType }
+                switch kind == .video ? still(of: download, needs: android) : .failure(Failure(code: refused.code, message: "")) {
+                case .success(let still):
+                    outcome.androidStill = still
+                    outcome.cured = [refused.code]
+                case .failure(let failure):
+                    outcome.notFixed = (refused.code, "Android shows no video or sound in a notification, whatever the file: "
+                        + refused.diagnostic.message + (failure.message.isEmpty ? "" : "; no still of it could be made: \(failure.message)"))
+                }
             }
-            guard !findings.isEmpty, !needs.isEmpty else { return outcome }
+            guard !findings.isEmpty, !needs.isEmpty else {
+                if let hostFinding, outcome.androidStill != nil, outcome.notFixed == nil {
+                    outcome.notFixed = (hostFinding.code, hostFinding.diagnostic.message)
+                }
+                return outcome
+            }
         }
         // The strictest record's cap (an animation's bound), and under it the target: a still picture's, or
         // iOS's limit for the kind read the strict way (audio 5,000,000 bytes, video 50,000,000).
@@ -133,12 +165,12 @@ struct MediaFixer {
         case .audio: min(5_000_000, cap)
         case .video: min(50_000_000, cap)
         }
-        switch render(download, mime: download.mime, limit: limit, cap: cap, needs: needs) {
+        switch render({ download.file.withPath { open($0, O_RDONLY | O_CLOEXEC) } }, mime: download.mime, limit: limit, cap: cap, needs: needs) {
         case .failure(let failure):
             outcome.notFixed = (failure.code, failure.message)
         case .success(let (rendition, fixed)):
             outcome.rendition = rendition
-            outcome.cured = findings.map(\.code)
+            outcome.cured += findings.map(\.code)
             outcome.changes = Self.changes(fixed, before: outcome.before, sourceType: outcome.before.type)
             outcome.newURL = baseURL.map { $0.hasSuffix("/") ? $0 + rendition.file : $0 + "/" + rendition.file }
             if let hostFinding, outcome.notFixed == nil { outcome.notFixed = (hostFinding.code, hostFinding.diagnostic.message) }
@@ -154,7 +186,7 @@ struct MediaFixer {
     /// The worker draws the rendition into a partial file of DIR; it is decoded and judged under
     /// every need, then named by its content.
     private func render(
-        _ download: MediaDownloader.WholeDownload, mime: String, limit: Int, cap: Int, needs: [FixTargets.Need]
+        _ openSource: () -> Int32, mime: String, limit: Int, cap: Int, needs: [FixTargets.Need]
     ) -> Result<(Outcome.Rendition, DecodeWorker.FixedMedia), Failure> {
         let partial: (path: String, descriptor: Int32)
         switch folder.makePartial() {
@@ -165,7 +197,7 @@ struct MediaFixer {
         defer {
             if !named { OwnedPaths.run.remove(partial.path) }
         }
-        let source = download.file.withPath { open($0, O_RDONLY | O_CLOEXEC) }
+        let source = openSource()
         guard source >= 0 else { return .failure(Failure(code: .writeError, message: "cannot read the downloaded file")) }
         let written = decoder.fix(
             source: source, mime: mime, maxSide: maxSide, targetBytes: limit, cap: cap, output: partial.descriptor, within: timeoutSeconds)
@@ -210,6 +242,38 @@ struct MediaFixer {
             return .success((Outcome.Rendition(file: name, bytes: bytes, type: fixed.type, width: fixed.width, height: fixed.height), fixed))
         } catch {
             return .failure(Failure(code: .writeError, message: "cannot name the rendition in \(folder.path): \(error.message)"))
+        }
+    }
+
+    /// The video's first frame as a still for Android's records: written by the worker as a JPEG into a
+    /// partial file of DIR, then drawn as any picture is, under those records' caps and `--target-bytes`.
+    private func still(of download: MediaDownloader.WholeDownload, needs: [FixTargets.Need]) -> Result<Outcome.Still, Failure> {
+        let frame: (path: String, descriptor: Int32)
+        switch folder.makePartial() {
+        case .success(let made): frame = made
+        case .failure(let error): return .failure(Failure(code: .writeError, message: "cannot write in \(folder.path): \(error.message)"))
+        }
+        defer { OwnedPaths.run.remove(frame.path) }
+        let source = download.file.withPath { open($0, O_RDONLY | O_CLOEXEC) }
+        guard source >= 0 else {
+            close(frame.descriptor)
+            return .failure(Failure(code: .writeError, message: "cannot read the downloaded file"))
+        }
+        let written = decoder.poster(source: source, output: frame.descriptor, within: timeoutSeconds)
+        close(source)
+        guard close(frame.descriptor) == 0 else {
+            return .failure(Failure(code: .writeError, message: "cannot write in \(folder.path): \(Errno(errno).message)"))
+        }
+        if case .failure(let failure) = written { return .failure(Failure(code: .unsupportedType, message: failure.message)) }
+        let cap = needs.map(\.maxBytes).min() ?? targetBytes
+        switch render({ open(frame.path, O_RDONLY | O_CLOEXEC) }, mime: "image/jpeg", limit: min(targetBytes, cap), cap: cap, needs: needs) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let (rendition, fixed)):
+            var changes = ["the video's first frame as a still for Android, which shows no video in a notification "
+                + "(android.notification.image; the iPhones keep the video)"]
+            changes += Self.changes(fixed, before: Outcome.Before(type: "jpg"), sourceType: "jpg")
+            let newURL = baseURL.map { $0.hasSuffix("/") ? $0 + rendition.file : $0 + "/" + rendition.file }
+            return .success(Outcome.Still(rendition: rendition, changes: changes, newURL: newURL))
         }
     }
 

@@ -1,0 +1,13 @@
+// `fix`'s still for Android (poster.c).
+#ifndef NOTTI_DECODE_POSTER_H
+#define NOTTI_DECODE_POSTER_H
+
+#include "reply.h"
+
+/// Writes to `fd` the first frame of the video at `path` as a full-quality baseline JPEG (Android
+/// shows no video in a notification: `fix` draws this still under Android's limits, as any picture,
+/// for `android.notification.image`). Answers "status" "fixed" with "type" "jpg", "width", "height";
+/// or "failed" with a "detail".
+void poster_frame(const char *path, int fd, Reply *reply);
+
+#endif
