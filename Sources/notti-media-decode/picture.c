@@ -6,6 +6,8 @@
 #include "picture.h"
 #include "reply.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /// More pixels than this are judged from the header alone.
@@ -141,6 +143,59 @@ static long drawn_rows(const char *path, Loader loader, int shrink, int height) 
     return rows;
 }
 
+/// The CRC-32 of PNG chunks (ISO 3309, as zlib's), over `length` bytes, continuing `crc`.
+static uint32_t png_crc(uint32_t crc, const unsigned char *bytes, size_t length) {
+    static uint32_t table[256];
+    if (!table[1]) {
+        for (uint32_t n = 0; n < 256; n++) {
+            uint32_t c = n;
+            for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320U ^ (c >> 1) : c >> 1;
+            table[n] = c;
+        }
+    }
+    crc = ~crc;
+    for (size_t i = 0; i < length; i++) crc = table[(crc ^ bytes[i]) & 0xFF] ^ (crc >> 8);
+    return ~crc;
+}
+
+/// Whether a critical chunk (IHDR, PLTE, IDAT, IEND: a type whose first letter is upper case) of the PNG
+/// at `path` has a CRC that does not match its bytes, and which: libpng, what Android's Skia decodes PNG
+/// with, stops there, while libvips's loader reads on. Ancillary chunks' CRCs only warn in libpng.
+static int png_critical_crc_error(const char *path, char *detail, size_t size) {
+    FILE *file = fopen(path, "rb");
+    if (!file) return 0;
+    unsigned char head[8], buffer[65536];
+    int found = 0;
+    if (fread(head, 1, 8, file) == 8) {
+        for (;;) {
+            if (fread(head, 1, 8, file) != 8) break;
+            uint32_t length = (uint32_t)head[0] << 24 | (uint32_t)head[1] << 16 | (uint32_t)head[2] << 8 | head[3];
+            if (length > 0x7FFFFFFFU) break;
+            uint32_t crc = png_crc(0, head + 4, 4);
+            for (uint32_t left = length; left > 0;) {
+                size_t step = left < sizeof buffer ? left : sizeof buffer;
+                if (fread(buffer, 1, step, file) != step) { left = 0; crc = ~0U; break; }
+                crc = png_crc(crc, buffer, step);
+                left -= (uint32_t)step;
+            }
+            unsigned char stored[4];
+            // A file cut inside a chunk is judged by the decode (truncated), not here.
+            if (fread(stored, 1, 4, file) != 4) break;
+            uint32_t expected = (uint32_t)stored[0] << 24 | (uint32_t)stored[1] << 16 | (uint32_t)stored[2] << 8 | stored[3];
+            int critical = head[4] >= 'A' && head[4] <= 'Z';
+            if (critical && crc != expected) {
+                snprintf(detail, size, "its %.4s chunk's CRC does not match its bytes, and libpng (what Android decodes PNG with) "
+                         "stops there", (const char *)head + 4);
+                found = 1;
+                break;
+            }
+            if (!memcmp(head + 4, "IEND", 4)) break;
+        }
+    }
+    fclose(file);
+    return found;
+}
+
 void decode_picture(const char *path, const char *mime, Reply *reply) {
     Loader loader = loader_for(mime);
     char error[512];
@@ -154,7 +209,8 @@ void decode_picture(const char *path, const char *mime, Reply *reply) {
         reply_string(reply, "status", "undecodable");
         reply_string(reply, "kind", "picture");
         reply_string(reply, "format", format_name(loader));
-        reply_string(reply, "detail", first_error(error, sizeof error));
+        if (loader != PNG || !png_critical_crc_error(path, error, sizeof error)) first_error(error, sizeof error);
+        reply_string(reply, "detail", error);
         return;
     }
     int width = vips_image_get_width(header), height = vips_image_get_height(header);
@@ -186,6 +242,11 @@ void decode_picture(const char *path, const char *mime, Reply *reply) {
     int shrink = 1;
     if (loader == JPEG || loader == WEBP) {
         while (shrink < 8 && longest / (shrink * 2) >= decode_side) shrink *= 2;
+    }
+    if (loader == PNG && png_critical_crc_error(path, error, sizeof error)) {
+        reply_string(reply, "status", "undecodable");
+        reply_string(reply, "detail", error);
+        return;
     }
     vips_error_clear();
     warnings = 0;

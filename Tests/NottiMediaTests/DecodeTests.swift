@@ -90,6 +90,16 @@ import Testing
         }
     }
 
+    /// A PNG whose IDAT CRC does not match (PngSuite's xcsn0g01 in kind): libpng, Android's decoder, stops
+    /// there, so neither phone draws it (it was a passing warning, truncated_media, drawn to 68%).
+    @Test func aPNGWithACRCErrorFailsOnBothPlatforms() throws {
+        let records = try Self.fixture("crc-error.png")
+        #expect(records.ios["passed"] as? Bool == false)
+        #expect(Records.message(records.ios, "undecodable_media").contains("its IDAT chunk's CRC does not match its bytes"))
+        #expect(records.android["outcome"] as? String == "unchanged")
+        #expect(records.android["reason"] as? String == "undecodable_media")
+    }
+
     /// FFmpeg reads only the containers and codecs phones play (SPEC 17): a Flash video's bytes reach no
     /// demuxer, and the verdict says why (it was decoded as flv1 before).
     @Test func aContainerNoPhonePlaysIsNotOpened() throws {
