@@ -63,5 +63,8 @@ import Testing
         let card = html.components(separatedBy: "<li class=\"card ").dropFirst().first ?? ""
         #expect(card.contains("audio/mpeg attached as .jpg: nothing to draw"))
         #expect(!card.contains("<img"))
+        // The banner's thumbnail is empty, as the phone draws it: the why is its tooltip, not clipped words.
+        #expect(card.contains(#"<span class="thumb undrawable" role="img" aria-label=""#), "\(card.prefix(1500))")
+        #expect(card.contains(#"title="audio/mpeg attached as .jpg: nothing to draw"></span>"#), "\(card.prefix(1500))")
     }
 }

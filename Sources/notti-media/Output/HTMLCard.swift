@@ -166,9 +166,15 @@ struct HTMLCard: Sendable {
         attachment.kind == .image && drawnKind(attachment) == .image
     }
 
-    /// Nothing to draw, and why, where the picture would be.
+    /// Nothing to draw, and why, where the picture would be. The banner's thumbnail is drawn as the phone
+    /// draws it, empty (the why is its tooltip and accessible name: in a 38-point box the words were
+    /// clipped to a stray MIME label); the larger views say why in words.
     private func undrawable(_ why: String, label: String, style: String) -> String {
-        "<span class=\"\(style) undrawable\" role=\"img\" aria-label=\"\(markupEscape(label))\">\(markupEscape(why))</span>\n"
+        if style == "thumb" {
+            return "<span class=\"thumb undrawable\" role=\"img\" aria-label=\"\(markupEscape(label)): \(markupEscape(why))\" "
+                + "title=\"\(markupEscape(why))\"></span>\n"
+        }
+        return "<span class=\"\(style) undrawable\" role=\"img\" aria-label=\"\(markupEscape(label))\">\(markupEscape(why))</span>\n"
     }
 
     private func mismatch(_ attachment: Attachment) -> String {
