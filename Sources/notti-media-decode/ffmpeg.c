@@ -62,3 +62,44 @@ int ffmpeg_decoder_allowed(const AVCodec *codec) {
     }
     return 0;
 }
+
+const char *ffmpeg_open_streams(AVFormatContext **context, const char *path) {
+    if (ffmpeg_open_input(context, path) < 0) return "FFmpeg cannot open it (or it is not a container phones play)";
+    if (ff.avformat_find_stream_info(*context, NULL) < 0) {
+        ff.avformat_close_input(context);
+        return "FFmpeg cannot read its streams";
+    }
+    return NULL;
+}
+
+int ffmpeg_stream_of(const AVFormatContext *context, enum AVMediaType type) {
+    for (unsigned i = 0; i < context->nb_streams; i++) {
+        if (context->streams[i]->disposition & AV_DISPOSITION_ATTACHED_PIC) continue;
+        if (context->streams[i]->codecpar->codec_type == type) return (int)i;
+    }
+    return -1;
+}
+
+int ffmpeg_first_frame(AVFormatContext *context, int index, AVFrame *frame) {
+    const AVCodecParameters *parameters = context->streams[index]->codecpar;
+    const AVCodec *codec = ff.avcodec_find_decoder(parameters->codec_id);
+    if (!codec || !ffmpeg_decoder_allowed(codec)) return -1;
+    AVCodecContext *decoder = ff.avcodec_alloc_context3(codec);
+    if (!decoder) return 0;
+    int decoded = 0;
+    decoder->thread_count = 1;
+    AVPacket *packet = ff.av_packet_alloc();
+    if (packet && ff.avcodec_parameters_to_context(decoder, parameters) >= 0 && ff.avcodec_open2(decoder, codec, NULL) >= 0) {
+        ff.av_seek_frame(context, -1, 0, AVSEEK_FLAG_BACKWARD);
+        for (int packets = 0; !decoded && packets < 400 && ff.av_read_frame(context, packet) >= 0; packets++) {
+            if (packet->stream_index == index && ff.avcodec_send_packet(decoder, packet) >= 0) {
+                decoded = ff.avcodec_receive_frame(decoder, frame) >= 0;
+            }
+            ff.av_packet_unref(packet);
+        }
+        if (!decoded && ff.avcodec_send_packet(decoder, NULL) >= 0) decoded = ff.avcodec_receive_frame(decoder, frame) >= 0;
+    }
+    ff.av_packet_free(&packet);
+    ff.avcodec_free_context(&decoder);
+    return decoded;
+}

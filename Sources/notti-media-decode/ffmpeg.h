@@ -45,6 +45,19 @@ int ffmpeg_open_input(AVFormatContext **context, const char *path);
 /// 1 when `codec` is one of the decoders `ffmpeg_open_input` allows.
 int ffmpeg_decoder_allowed(const AVCodec *codec);
 
+/// `ffmpeg_open_input` and then its streams read (`avformat_find_stream_info`): NULL when both worked,
+/// else why in words (`*context` is closed then). For `fix` and the poster, which answer in words.
+const char *ffmpeg_open_streams(AVFormatContext **context, const char *path);
+
+/// The first stream of `type` that is not a cover picture (an MP3's or M4A's art is a "video"
+/// stream of one picture, not the media); -1 when none.
+int ffmpeg_stream_of(const AVFormatContext *context, enum AVMediaType type);
+
+/// Decodes into `frame` the first frame of stream `index`, read from the file's start with an
+/// allowed decoder on one thread (the same frame every run): 1 when one decoded, 0 when none did,
+/// -1 when there is no allowed decoder for its codec.
+int ffmpeg_first_frame(AVFormatContext *context, int index, AVFrame *frame);
+
 // ffmpeg.c, which fills `ff`, needs the real names.
 #ifndef FFMPEG_NO_RENAMES
 #define avformat_open_input ff.avformat_open_input

@@ -136,8 +136,7 @@ static int fix_animation(const char *path, int pages, int longest, int max_side,
 void fix_picture(const char *path, const char *mime, int max_side, long long target_bytes, long long cap, int fd, Reply *reply) {
     Loader loader = loader_for(mime);
     if (loader == NONE || max_side < 16 || target_bytes < 1) {
-        reply_string(reply, "status", "failed");
-        reply_string(reply, "detail", loader == NONE ? "not a picture format phones decode" : "no room for a picture");
+        reply_failed(reply, loader == NONE ? "not a picture format phones decode" : "no room for a picture");
         return;
     }
     int pages = 1;
@@ -151,8 +150,7 @@ void fix_picture(const char *path, const char *mime, int max_side, long long tar
                 int longest = source_width > source_height ? source_width : source_height;
                 int written = fix_animation(path, pages, longest, max_side, cap, fd, reply);
                 if (written < 0) {
-                    reply_string(reply, "status", "failed");
-                    reply_string(reply, "detail", strerror(errno));
+                    reply_failed(reply, strerror(errno));
                     return;
                 }
                 if (written > 0) {
@@ -167,8 +165,7 @@ void fix_picture(const char *path, const char *mime, int max_side, long long tar
     int png = 0, orientation = 1, width = 0, height = 0;
     VipsImage *upright = prepare(path, loader, max_side, &png, &orientation, &width, &height);
     if (!upright) {
-        reply_string(reply, "status", "failed");
-        reply_string(reply, "detail", "libvips could not decode it whole");
+        reply_failed(reply, "libvips could not decode it whole");
         return;
     }
     int side = vips_image_get_width(upright) > vips_image_get_height(upright) ? vips_image_get_width(upright)
@@ -213,8 +210,7 @@ void fix_picture(const char *path, const char *mime, int max_side, long long tar
     if (current) g_object_unref(current);
     g_object_unref(upright);
     if (!bytes) {
-        reply_string(reply, "status", "failed");
-        reply_string(reply, "detail", "no rendition fits in the bytes allowed");
+        reply_failed(reply, "no rendition fits in the bytes allowed");
         return;
     }
     int failed = write_all(fd, bytes, length);
@@ -222,8 +218,7 @@ void fix_picture(const char *path, const char *mime, int max_side, long long tar
     // The decode's buffers go back to the system: the worker stays small between files.
     malloc_trim(0);
     if (failed) {
-        reply_string(reply, "status", "failed");
-        reply_string(reply, "detail", strerror(errno));
+        reply_failed(reply, strerror(errno));
         return;
     }
     reply_string(reply, "status", "fixed");

@@ -9,32 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static void fail(Reply *reply, const char *detail) {
-    reply_string(reply, "status", "failed");
-    reply_string(reply, "detail", detail);
-}
-
-/// The first decoded frame of stream `index` into `frame`; 1 when one decoded.
-static int first_frame(AVFormatContext *in, int index, AVFrame *frame) {
-    const AVCodec *codec = avcodec_find_decoder(in->streams[index]->codecpar->codec_id);
-    if (!codec || !ffmpeg_decoder_allowed(codec)) return 0;
-    AVCodecContext *decoder = avcodec_alloc_context3(codec);
-    if (!decoder) return 0;
-    decoder->thread_count = 1;
-    int decoded = 0;
-    AVPacket *packet = av_packet_alloc();
-    if (packet && avcodec_parameters_to_context(decoder, in->streams[index]->codecpar) >= 0 && avcodec_open2(decoder, codec, NULL) >= 0) {
-        for (int packets = 0; !decoded && packets < 400 && av_read_frame(in, packet) >= 0; packets++) {
-            if (packet->stream_index == index && avcodec_send_packet(decoder, packet) >= 0) decoded = avcodec_receive_frame(decoder, frame) >= 0;
-            av_packet_unref(packet);
-        }
-        if (!decoded && avcodec_send_packet(decoder, NULL) >= 0) decoded = avcodec_receive_frame(decoder, frame) >= 0;
-    }
-    av_packet_free(&packet);
-    avcodec_free_context(&decoder);
-    return decoded;
-}
-
 static uint8_t clamp(int value) { return (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value); }
 
 /// `frame` (8-bit 4:2:0) as a full-range (JPEG) 4:2:0 frame of even size; NULL when it is another layout.
@@ -65,24 +39,18 @@ static AVFrame *full_range(const AVFrame *frame) {
 }
 
 void poster_frame(const char *path, int fd, Reply *reply) {
-    if (!ffmpeg_loaded()) return fail(reply, "FFmpeg's libraries are not installed");
+    if (!ffmpeg_loaded()) return reply_failed(reply, "FFmpeg's libraries are not installed");
     AVFormatContext *in = NULL;
-    if (ffmpeg_open_input(&in, path) < 0) return fail(reply, "FFmpeg cannot open it (or it is not a container phones play)");
-    if (avformat_find_stream_info(in, NULL) < 0) {
-        avformat_close_input(&in);
-        return fail(reply, "FFmpeg cannot read its streams");
-    }
-    int video = -1;
-    for (unsigned i = 0; i < in->nb_streams && video < 0; i++) {
-        if (in->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO && !(in->streams[i]->disposition & AV_DISPOSITION_ATTACHED_PIC)) video = (int)i;
-    }
+    const char *why = ffmpeg_open_streams(&in, path);
+    if (why) return reply_failed(reply, why);
+    int video = ffmpeg_stream_of(in, AVMEDIA_TYPE_VIDEO);
     AVFrame *frame = av_frame_alloc();
     AVFrame *still = NULL;
     AVCodecContext *encoder = NULL;
     AVPacket *packet = av_packet_alloc();
     const char *problem = NULL;
     if (video < 0) problem = "no video stream";
-    else if (!frame || !packet || !first_frame(in, video, frame)) problem = "not one frame of it decodes";
+    else if (!frame || !packet || ffmpeg_first_frame(in, video, frame) != 1) problem = "not one frame of it decodes";
     else if (!(still = full_range(frame))) problem = "its frames are not 8-bit 4:2:0, which this version does not convert";
     const AVCodec *mjpeg = problem ? NULL : avcodec_find_encoder_by_name("mjpeg");
     if (!problem && !mjpeg) problem = "FFmpeg has no JPEG (mjpeg) encoder here";
@@ -117,7 +85,7 @@ void poster_frame(const char *path, int fd, Reply *reply) {
         reply_int(reply, "width", still->width);
         reply_int(reply, "height", still->height);
     } else {
-        fail(reply, problem);
+        reply_failed(reply, problem);
     }
     av_packet_free(&packet);
     avcodec_free_context(&encoder);

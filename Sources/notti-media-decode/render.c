@@ -119,14 +119,12 @@ void render_picture(const char *path, const char *mime, long drawn_rows, char *c
     Loader loader = loader_for(mime);
     for (int i = 0; i < count; i++) {
         if (!rendition_named(names[i])) {
-            reply_string(reply, "status", "failed");
-            reply_string(reply, "detail", "no such rendition");
+            reply_failed(reply, "no such rendition");
             return;
         }
     }
     if (loader == NONE) {
-        reply_string(reply, "status", "failed");
-        reply_string(reply, "detail", "not a picture format phones decode");
+        reply_failed(reply, "not a picture format phones decode");
         return;
     }
     int orientation = 1;
@@ -142,8 +140,7 @@ void render_picture(const char *path, const char *mime, long drawn_rows, char *c
     if (failed) {
         char detail[512];
         first_error(detail, sizeof detail);
-        reply_string(reply, "status", "failed");
-        reply_string(reply, "detail", detail[0] ? detail : "libvips could not draw it");
+        reply_failed(reply, detail[0] ? detail : "libvips could not draw it");
         return;
     }
     reply_string(reply, "status", "rendered");

@@ -110,6 +110,11 @@ void reply_null(Reply *reply, const char *name) {
     member_end(reply, start);
 }
 
+void reply_failed(Reply *reply, const char *detail) {
+    reply_string(reply, "status", "failed");
+    reply_string(reply, "detail", detail);
+}
+
 void reply_end(Reply *reply) {
     reply->text[reply->length++] = '}';
     reply->text[reply->length] = 0;

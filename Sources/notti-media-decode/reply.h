@@ -20,6 +20,9 @@ void reply_bool(Reply *reply, const char *key, int value);
 void reply_null(Reply *reply, const char *key);
 void reply_end(Reply *reply);
 
+/// "status" "failed" with its "detail": a render's, a fix's or a poster's refusal.
+void reply_failed(Reply *reply, const char *detail);
+
 // What the two decoders answer: the facts of SPEC 17's `media.decoded`, plus
 // "status" ("decoded", "undecodable", "not_decoded") and "detail" (why, in words).
 void decode_picture(const char *path, const char *mime, Reply *reply);

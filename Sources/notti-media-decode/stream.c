@@ -24,30 +24,11 @@ static const char *tag_text(uint32_t tag, char text[5]) {
     return text;
 }
 
-/// Whether one frame of stream `index` decodes, from the packets that follow the file's start.
+/// Whether one frame of stream `index` decodes (`ffmpeg_first_frame`'s answer).
 static int first_frame_decodes(AVFormatContext *context, int index) {
-    const AVCodecParameters *parameters = context->streams[index]->codecpar;
-    const AVCodec *codec = avcodec_find_decoder(parameters->codec_id);
-    if (!codec || !ffmpeg_decoder_allowed(codec)) return -1;
-    AVCodecContext *decoder = avcodec_alloc_context3(codec);
-    if (!decoder) return 0;
-    int decoded = 0;
-    decoder->thread_count = 1;
-    if (avcodec_parameters_to_context(decoder, parameters) >= 0 && avcodec_open2(decoder, codec, NULL) >= 0) {
-        AVPacket *packet = av_packet_alloc();
-        AVFrame *frame = av_frame_alloc();
-        av_seek_frame(context, -1, 0, AVSEEK_FLAG_BACKWARD);
-        for (int packets = 0; packet && frame && !decoded && packets < 400 && av_read_frame(context, packet) >= 0; packets++) {
-            if (packet->stream_index == index && avcodec_send_packet(decoder, packet) >= 0) {
-                decoded = avcodec_receive_frame(decoder, frame) >= 0;
-            }
-            av_packet_unref(packet);
-        }
-        if (!decoded && avcodec_send_packet(decoder, NULL) >= 0) decoded = avcodec_receive_frame(decoder, frame) >= 0;
-        av_frame_free(&frame);
-        av_packet_free(&packet);
-    }
-    avcodec_free_context(&decoder);
+    AVFrame *frame = av_frame_alloc();
+    int decoded = frame ? ffmpeg_first_frame(context, index, frame) : 0;
+    av_frame_free(&frame);
     return decoded;
 }
 
@@ -75,14 +56,7 @@ void decode_stream(const char *path, const char *mime, Reply *reply) {
         avformat_close_input(&context);
         return;
     }
-    int video = -1, audio = -1;
-    for (unsigned i = 0; i < context->nb_streams; i++) {
-        const AVStream *stream = context->streams[i];
-        // An mp3's or m4a's cover art is a "video" stream of one picture: not the media.
-        if (stream->disposition & AV_DISPOSITION_ATTACHED_PIC) continue;
-        if (stream->codecpar->codec_type == AVMEDIA_TYPE_VIDEO && video < 0) video = (int)i;
-        if (stream->codecpar->codec_type == AVMEDIA_TYPE_AUDIO && audio < 0) audio = (int)i;
-    }
+    int video = ffmpeg_stream_of(context, AVMEDIA_TYPE_VIDEO), audio = ffmpeg_stream_of(context, AVMEDIA_TYPE_AUDIO);
     if (video < 0 && audio < 0) {
         reply_string(reply, "status", "undecodable");
         reply_string(reply, "detail", "no video or audio stream");

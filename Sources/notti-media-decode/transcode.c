@@ -28,25 +28,11 @@ static int add_encoded_stream(AVFormatContext *out, AVCodecContext *encoder) {
     return avcodec_parameters_from_context(stream->codecpar, encoder);
 }
 
-static void fail(Reply *reply, const char *detail) {
-    reply_string(reply, "status", "failed");
-    reply_string(reply, "detail", detail);
-}
-
-/// `fail`, with FFmpeg's words for `code`.
+/// `reply_failed`, with FFmpeg's words for `code`.
 static void fail_with(Reply *reply, int code) {
     char error[128];
     av_strerror(code, error, sizeof error);
-    fail(reply, error);
-}
-
-/// The first stream of `type` that is not a cover picture; -1 when none.
-static int stream_of(AVFormatContext *context, enum AVMediaType type) {
-    for (unsigned i = 0; i < context->nb_streams; i++) {
-        if (context->streams[i]->disposition & AV_DISPOSITION_ATTACHED_PIC) continue;
-        if (context->streams[i]->codecpar->codec_type == type) return (int)i;
-    }
-    return -1;
+    reply_failed(reply, error);
 }
 
 /// Copies the video and audio streams into an MP4 whose HEVC sample entry is `hvc1`.
@@ -54,7 +40,7 @@ static void remux_as_hvc1(AVFormatContext *in, int fd, Reply *reply) {
     AVFormatContext *out = NULL;
     char url[64];
     output_url(fd, url);
-    if (avformat_alloc_output_context2(&out, NULL, "mp4", url) < 0 || !out) return fail(reply, "no MP4 muxer");
+    if (avformat_alloc_output_context2(&out, NULL, "mp4", url) < 0 || !out) return reply_failed(reply, "no MP4 muxer");
     out->flags |= AVFMT_FLAG_BITEXACT;
     int map[64];
     int kept = 0;
@@ -66,7 +52,7 @@ static void remux_as_hvc1(AVFormatContext *in, int fd, Reply *reply) {
         AVStream *stream = avformat_new_stream(out, NULL);
         if (!stream || avcodec_parameters_copy(stream->codecpar, source->codecpar) < 0) {
             avformat_free_context(out);
-            return fail(reply, "cannot copy a stream");
+            return reply_failed(reply, "cannot copy a stream");
         }
         stream->codecpar->codec_tag = source->codecpar->codec_id == AV_CODEC_ID_HEVC ? MKTAG('h', 'v', 'c', '1') : 0;
         stream->time_base = source->time_base;
@@ -94,7 +80,7 @@ static void remux_as_hvc1(AVFormatContext *in, int fd, Reply *reply) {
     if (code >= 0) code = av_write_trailer(out);
     avio_closep(&out->pb);
     avformat_free_context(out);
-    if (packets == 0) return fail(reply, "no packet to copy");
+    if (packets == 0) return reply_failed(reply, "no packet to copy");
     if (code < 0) return fail_with(reply, code);
     reply_string(reply, "status", "fixed");
     reply_string(reply, "type", "mp4");
@@ -181,7 +167,7 @@ static int encode_all(AVFormatContext *in, int index, AVCodecContext *decoder, A
 /// Re-encodes the sound as MP3 at the highest standard bitrate within `target_bytes`.
 static void encode_mp3(AVFormatContext *in, int index, long long target_bytes, int fd, Reply *reply) {
     double seconds = in->duration > 0 ? (double)in->duration / AV_TIME_BASE : 0;
-    if (seconds <= 0) return fail(reply, "its duration is not known");
+    if (seconds <= 0) return reply_failed(reply, "its duration is not known");
     int rate = 0;
     for (size_t i = 0; i < sizeof mp3_rates / sizeof *mp3_rates; i++) {
         // The frames' bytes, a frame more for the encoder's delay, and the muxer's header.
@@ -191,11 +177,11 @@ static void encode_mp3(AVFormatContext *in, int index, long long target_bytes, i
             break;
         }
     }
-    if (!rate) return fail(reply, "no MP3 bitrate keeps it within the bytes allowed");
+    if (!rate) return reply_failed(reply, "no MP3 bitrate keeps it within the bytes allowed");
     const AVCodecParameters *parameters = in->streams[index]->codecpar;
     const AVCodec *decoding = avcodec_find_decoder(parameters->codec_id);
     const AVCodec *encoding = avcodec_find_encoder_by_name("libmp3lame");
-    if (!decoding || !encoding) return fail(reply, !encoding ? "FFmpeg has no MP3 encoder (libmp3lame) here" : "no decoder for its codec");
+    if (!decoding || !encoding) return reply_failed(reply, !encoding ? "FFmpeg has no MP3 encoder (libmp3lame) here" : "no decoder for its codec");
     AVCodecContext *decoder = avcodec_alloc_context3(decoding), *encoder = avcodec_alloc_context3(encoding);
     AVFormatContext *out = NULL;
     SwrContext *resampler = NULL;
@@ -398,7 +384,7 @@ static void encode_h264(AVFormatContext *in, int video, int audio, long long tar
     avcodec_free_context(&audio_decoder);
     avcodec_free_context(&video_encoder);
     avcodec_free_context(&audio_encoder);
-    if (problem) return fail(reply, problem);
+    if (problem) return reply_failed(reply, problem);
     if (code < 0) return fail_with(reply, code);
     reply_string(reply, "status", "fixed");
     reply_string(reply, "type", "mp4");
@@ -406,14 +392,11 @@ static void encode_h264(AVFormatContext *in, int video, int audio, long long tar
 }
 
 void fix_stream(const char *path, long long target_bytes, int fd, Reply *reply) {
-    if (!ffmpeg_loaded()) return fail(reply, "FFmpeg's libraries are not installed");
+    if (!ffmpeg_loaded()) return reply_failed(reply, "FFmpeg's libraries are not installed");
     AVFormatContext *in = NULL;
-    if (ffmpeg_open_input(&in, path) < 0) return fail(reply, "FFmpeg cannot open it (or it is not a container phones play)");
-    if (avformat_find_stream_info(in, NULL) < 0) {
-        avformat_close_input(&in);
-        return fail(reply, "FFmpeg cannot read its streams");
-    }
-    int video = stream_of(in, AVMEDIA_TYPE_VIDEO), audio = stream_of(in, AVMEDIA_TYPE_AUDIO);
+    const char *why = ffmpeg_open_streams(&in, path);
+    if (why) return reply_failed(reply, why);
+    int video = ffmpeg_stream_of(in, AVMEDIA_TYPE_VIDEO), audio = ffmpeg_stream_of(in, AVMEDIA_TYPE_AUDIO);
     if (video >= 0) {
         const AVCodecParameters *parameters = in->streams[video]->codecpar;
         if (parameters->codec_id == AV_CODEC_ID_HEVC && parameters->codec_tag == MKTAG('h', 'e', 'v', '1')) {
@@ -424,7 +407,7 @@ void fix_stream(const char *path, long long target_bytes, int fd, Reply *reply) 
     } else if (audio >= 0) {
         encode_mp3(in, audio, target_bytes, fd, reply);
     } else {
-        fail(reply, "no video or audio stream");
+        reply_failed(reply, "no video or audio stream");
     }
     avformat_close_input(&in);
 }
