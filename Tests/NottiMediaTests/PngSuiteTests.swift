@@ -11,21 +11,27 @@ import Testing
     static let corrupt = ["xs1n0g01", "xs2n0g01", "xs4n0g01", "xs7n0g01", "xcrn0g04", "xlfn0g04", "xhdn0g08", "xc1n0g08",
                           "xc9n2c08", "xd0n2c08", "xd3n2c08", "xd9n2c08", "xdtn0g01", "xcsn0g01"]
 
-    @Test func eachCorruptPNGFailsOnBothPlatformsAndTheValidOnePasses() throws {
+    /// Makes the files with `script` (in `Tests/Support`) in a new folder, serves it, and checks one FCM
+    /// request per name `names` picks from the folder, in that order.
+    private static func check(madeBy script: String, names: (URL) throws -> [String]) throws -> (names: [String], result: CLI.Result) {
         let media = Paths.temporaryFolder()
         let folder = Paths.temporaryFolder()
         defer {
             try? FileManager.default.removeItem(at: media)
             try? FileManager.default.removeItem(at: folder)
         }
-        let script = Paths.packageRoot.appendingPathComponent("Tests/Support/corrupt_pngs.py").path
-        let made = try CLI.run(executable: "/usr/bin/env", ["python3", script, media.path])
+        let made = try CLI.run(executable: "/usr/bin/env", ["python3", Paths.packageRoot.appendingPathComponent("Tests/Support/\(script)").path, media.path])
         #expect(made.status == 0, "\(made.stderr)")
+        let picked = try names(media)
         let server = TestServer(media: media.path)
-        let names = Self.corrupt + ["basn0g08"]
         let input = folder.appendingPathComponent("requests.jsonl")
-        try Data((names.map { DecodeTests.request(server.url("/media/\($0).png")) }.joined(separator: "\n") + "\n").utf8).write(to: input)
+        try Data((picked.map { DecodeTests.request(server.url("/media/\($0).png")) }.joined(separator: "\n") + "\n").utf8).write(to: input)
         let result = try CLI.run(["check", input.path, "--cacert", Paths.testCA, "--format", "json", "--out", folder.appendingPathComponent("out").path])
+        return (picked, result)
+    }
+
+    @Test func eachCorruptPNGFailsOnBothPlatformsAndTheValidOnePasses() throws {
+        let (names, result) = try Self.check(madeBy: "corrupt_pngs.py") { _ in Self.corrupt + ["basn0g08"] }
         let records = OutFolder.records(ofJSONLines: result.stdout)
         #expect(records.count == 2 * names.count, "\(result.stdout)")
         for (index, name) in names.enumerated() {
@@ -44,22 +50,12 @@ import Testing
     }
 
     @Test func everyValidPNGPassesOnBothPlatformsWithItsSize() throws {
-        let media = Paths.temporaryFolder()
-        let folder = Paths.temporaryFolder()
-        defer {
-            try? FileManager.default.removeItem(at: media)
-            try? FileManager.default.removeItem(at: folder)
+        var sizes: [String: [Int]] = [:]
+        let (names, result) = try Self.check(madeBy: "valid_pngs.py") { media in
+            sizes = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: media.appendingPathComponent("sizes.json"))) as? [String: [Int]])
+            return sizes.keys.sorted()
         }
-        let script = Paths.packageRoot.appendingPathComponent("Tests/Support/valid_pngs.py").path
-        let made = try CLI.run(executable: "/usr/bin/env", ["python3", script, media.path])
-        #expect(made.status == 0, "\(made.stderr)")
-        let sizes = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: media.appendingPathComponent("sizes.json"))) as? [String: [Int]])
         #expect(sizes.count == 69)
-        let names = sizes.keys.sorted()
-        let server = TestServer(media: media.path)
-        let input = folder.appendingPathComponent("requests.jsonl")
-        try Data((names.map { DecodeTests.request(server.url("/media/\($0).png")) }.joined(separator: "\n") + "\n").utf8).write(to: input)
-        let result = try CLI.run(["check", input.path, "--cacert", Paths.testCA, "--format", "json", "--out", folder.appendingPathComponent("out").path])
         #expect(result.status == 0, "\(result.stdout.prefix(2000))")
         let records = OutFolder.records(ofJSONLines: result.stdout)
         #expect(records.count == 2 * names.count)

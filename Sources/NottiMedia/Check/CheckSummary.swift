@@ -197,25 +197,15 @@ public struct CheckSummary: Sendable {
     /// The slots of verdicts counted lately, by the verdict object: a record's verdict is mostly
     /// the one its download's memo made once, so most records find their URL's slot without
     /// hashing it. Direct-mapped; each entry holds its verdict, so no other takes its address.
-    /// Forgotten when the tally renumbers its slots (`generation`).
-    private var recentSlots = [(verdict: MediaVerdict, slot: Int)?](repeating: nil, count: 64)
-    private var recentGeneration = 0
+    /// Each holds the tally's `generation` it was made in: a slot of an earlier one was renumbered.
+    private var recentSlots = [(verdict: MediaVerdict, slot: Int, generation: Int)?](repeating: nil, count: 64)
 
     /// The slot of `verdict`'s URL in `media`.
     private mutating func recentSlot(of verdict: MediaVerdict) -> Int {
-        if recentGeneration != media.generation {
-            recentSlots = Array(repeating: nil, count: recentSlots.count)
-            recentGeneration = media.generation
-        }
         let bucket = Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(verdict)) >> 4) & (recentSlots.count - 1)
-        if let recent = recentSlots[bucket], recent.verdict === verdict { return recent.slot }
+        if let recent = recentSlots[bucket], recent.verdict === verdict, recent.generation == media.generation { return recent.slot }
         let slot = media.slot(verdict.url)
-        // Making the slot may have renumbered the others.
-        if recentGeneration != media.generation {
-            recentSlots = Array(repeating: nil, count: recentSlots.count)
-            recentGeneration = media.generation
-        }
-        recentSlots[bucket] = (verdict, slot)
+        recentSlots[bucket] = (verdict, slot, media.generation)
         return slot
     }
 

@@ -3,7 +3,7 @@
 ///
 /// Counting stays in a table of at most `tableBound` URLs, so a campaign that repeats a few
 /// URLs counts each record in place. When the table is full its rows go, as one line each,
-/// to a `LineSorter` by URL (on disk past a few MB, in the run's scratch folder); at the end
+/// to a `LineSorter` by URL (on disk past 1 MB, in the run's scratch folder); at the end
 /// the lines of one URL (a URL counted again after its row left) are added up, and each URL's
 /// entry is sorted once more, by impact. A campaign with a URL per recipient so holds about
 /// `tableBound` rows and two sorters' buffers, where it held every URL's verdict objects.
@@ -98,10 +98,10 @@ package final class MediaTally: @unchecked Sendable {
     /// The finished list, by impact (see `entryLine`); made by `finish`.
     private var byImpact: SortedLines?
     private let impactSorter: LineSorter
-    /// Set by `finish`: distinct URLs.
-    package private(set) var distinctURLs = 0
-    /// Set by `finish`: every byte the run downloaded, once per distinct URL (the largest of its profiles' figures).
-    package private(set) var downloadedBytes = 0
+    /// Set by `finish`: distinct URLs, and every byte the run downloaded, once per distinct URL (the largest
+    /// of its profiles' figures).
+    private var distinctURLs = 0
+    private var downloadedBytes = 0
 
     /// - Parameters:
     ///   - folder: where the sorters' runs go (the run's scratch folder); nil keeps them in memory.

@@ -9,8 +9,6 @@ import NottiMedia
 /// remove anything else.
 final class ScratchFolder {
     let path: String
-    /// Files made here that are not spools (standard input's copy): `remove` takes them first.
-    private var copies: [String] = []
 
     /// - Throws: `LocalError` when the folder cannot be made (nothing is created then).
     init(environment: [String: String]) throws(LocalError) {
@@ -36,7 +34,6 @@ final class ScratchFolder {
         case .success(let made): made
         case .failure(let error): throw LocalError("cannot make a temporary file in \(self.path): \(error.message)")
         }
-        copies.append(path)
         defer { close(output) }
         var block = [UInt8](repeating: 0, count: 64 * 1024)
         var total = 0
@@ -61,7 +58,6 @@ final class ScratchFolder {
 
     /// Removes the copies, spools and sort runs made here, then the folder.
     func remove() {
-        copies.removeAll()
         OwnedPaths.run.removeFiles(in: path)
         OwnedPaths.run.removeFolder(path)
     }

@@ -89,19 +89,28 @@ struct MediaFixer {
         }
     }
 
+    /// What became of `target`: its file's findings cured where a new file cures them, and a finding
+    /// about the host (SPEC 19) never stopping that: once something was written, the line carries the
+    /// host's first finding as not fixed (unless a finding of the file already is).
     func fix(_ target: FixTargets.Target) -> Outcome {
+        var outcome = cure(target)
+        if outcome.rendition != nil || outcome.androidStill != nil, outcome.notFixed == nil,
+           let host = target.findings.first(where: { FixTargets.hostCodes.contains($0.code) }) {
+            outcome.notFixed = (host.code, host.diagnostic.message)
+        }
+        return outcome
+    }
+
+    private func cure(_ target: FixTargets.Target) -> Outcome {
         let facts = target.facts
         var outcome = Outcome(
             url: target.url,
             before: Outcome.Before(
                 bytes: facts.bytes, type: facts.sniffedMime.map(Self.typeName), width: facts.dimensions?.width,
                 height: facts.dimensions?.height))
-        // A finding about the host never stops a cure (SPEC 19): the file's findings are cured, and the
-        // line carries the host's first finding as not fixed.
-        let hostFinding = target.findings.first { FixTargets.hostCodes.contains($0.code) }
         let fileFindings = target.findings.filter { !FixTargets.hostCodes.contains($0.code) }
         // What only the origin can mend (a 404, a timeout, a cut file), or a host alone: the first such finding.
-        if let origin = fileFindings.first(where: { !FixTargets.cures.contains($0.code) }) ?? (fileFindings.isEmpty ? hostFinding : nil) {
+        if let origin = fileFindings.first(where: { !FixTargets.cures.contains($0.code) }) ?? (fileFindings.isEmpty ? target.findings.first : nil) {
             outcome.notFixed = (origin.code, origin.diagnostic.message)
             return outcome
         }
@@ -141,21 +150,21 @@ struct MediaFixer {
             needs.removeAll { $0.platform == .android }
             if let refused = findings.first(where: { $0.code == .unsupportedType }) {
                 findings.removeAll { $0.code == .unsupportedType }
-                switch kind == .video ? still(of: download, needs: android) : .failure(Failure(code: refused.code, message: "")) {
-                case .success(let still):
-                    outcome.androidStill = still
-                    outcome.cured = [refused.code]
-                case .failure(let failure):
+                var why = ""
+                if kind == .video {
+                    switch still(of: download, needs: android) {
+                    case .success(let still):
+                        outcome.androidStill = still
+                        outcome.cured = [refused.code]
+                    case .failure(let failure): why = "; no still of it could be made: \(failure.message)"
+                    }
+                }
+                if outcome.androidStill == nil {
                     outcome.notFixed = (refused.code, "Android shows no video or sound in a notification, whatever the file: "
-                        + refused.diagnostic.message + (failure.message.isEmpty ? "" : "; no still of it could be made: \(failure.message)"))
+                        + refused.diagnostic.message + why)
                 }
             }
-            guard !findings.isEmpty, !needs.isEmpty else {
-                if let hostFinding, outcome.androidStill != nil, outcome.notFixed == nil {
-                    outcome.notFixed = (hostFinding.code, hostFinding.diagnostic.message)
-                }
-                return outcome
-            }
+            guard !findings.isEmpty, !needs.isEmpty else { return outcome }
         }
         // The strictest record's cap (an animation's bound), and under it the target: a still picture's, or
         // iOS's limit for the kind read the strict way (audio 5,000,000 bytes, video 50,000,000).
@@ -172,8 +181,7 @@ struct MediaFixer {
             outcome.rendition = rendition
             outcome.cured += findings.map(\.code)
             outcome.changes = Self.changes(fixed, before: outcome.before, sourceType: outcome.before.type)
-            outcome.newURL = baseURL.map { $0.hasSuffix("/") ? $0 + rendition.file : $0 + "/" + rendition.file }
-            if let hostFinding, outcome.notFixed == nil { outcome.notFixed = (hostFinding.code, hostFinding.diagnostic.message) }
+            outcome.newURL = newURL(of: rendition.file)
         }
         return outcome
     }
@@ -272,9 +280,13 @@ struct MediaFixer {
             var changes = ["the video's first frame as a still for Android, which shows no video in a notification "
                 + "(android.notification.image; the iPhones keep the video)"]
             changes += Self.changes(fixed, before: Outcome.Before(type: "jpg"), sourceType: "jpg")
-            let newURL = baseURL.map { $0.hasSuffix("/") ? $0 + rendition.file : $0 + "/" + rendition.file }
-            return .success(Outcome.Still(rendition: rendition, changes: changes, newURL: newURL))
+            return .success(Outcome.Still(rendition: rendition, changes: changes, newURL: newURL(of: rendition.file)))
         }
+    }
+
+    /// Where a rendition is served once DIR is uploaded to `--base-url`.
+    private func newURL(of file: String) -> String? {
+        baseURL.map { $0.hasSuffix("/") ? $0 + file : $0 + "/" + file }
     }
 
     /// What was done, in plain words: "converted WebP → JPEG", "rotated 90° (EXIF 6)",
