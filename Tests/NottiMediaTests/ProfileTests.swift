@@ -350,7 +350,7 @@ extension ProcessRun {
     @Test func aBadSDKNameIsAUsageError() throws {
         let result = try CLI.run(["process", "-", "--sdk", "firebase"])
         #expect(result.status == 2)
-        #expect(result.stderr == "notti-media: --sdk expects notti, braze, fcm, onesignal, airship, clevertap, iterable, batch or auto, not 'firebase'\n")
+        #expect(result.stderr == "notti-media: --sdk expects notti, braze, fcm, onesignal, airship, clevertap, iterable, batch, expo or auto, not 'firebase'\n")
     }
 
     @Test func checkAutoOverAMixedExportFetchesEachURLOnce() throws {

@@ -66,7 +66,7 @@ import Testing
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast().map { $0.trimmingCharacters(in: .whitespaces) }
             rows[cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells
         }
-        let profiles: [SDKProfile] = [.androidFCM, .androidAirship, .androidOneSignal]
+        let profiles = SDKProfile.androidProfiles
         #expect(Set(rows.keys) == Set(profiles.map(\.sdk.rawValue)))
         for profile in profiles {
             let row = try #require(rows[profile.sdk.rawValue])

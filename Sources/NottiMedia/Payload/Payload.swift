@@ -4,6 +4,8 @@ public struct PayloadError: Error, Sendable, Equatable {
     /// Where in the payload text, when the problem is a syntax error.
     public var line: Int?
     public var column: Int?
+    /// The platform whose API refuses a send request of its own (SPEC 20); nil for a payload, or FCM's request.
+    package var refusedBy: SendRequest.Dialect?
 
     /// `3:7: expected ',' or '}'` or just the message when there is no position.
     public var description: String {

@@ -50,10 +50,35 @@ extension SDKProfile {
             return .entries([MediaEntry(key: "data.bicon", value: bicon)], overrides: nil)
         })
 
+    /// Braze (braze-android-sdk `BrazeNotificationStyleFactory`, `Constants.BRAZE_PUSH_BIG_IMAGE_URL_KEY`): the
+    /// push's extra `appboy_image_url` shown as a big picture (the request's `android_push.extra`, which Braze
+    /// sends as the push's extras); decoded with BitmapFactory; no cap or deadline found in its code (the tool's bounds: 20 s).
+    package static let androidBraze = SDKProfile(
+        sdk: .braze, mediaKeys: [["data", brazeImageKey]], refusesHTTPItself: false, deadlineSeconds: 20,
+        sizeCap: .none, rule: .bitmapFactory, failurePolicy: .single, identifier: .fixed(""),
+        platform: .android, maxRedirects: 20,
+        orientationIgnoredBy: "Braze's display code decodes", readSpec: { payload in
+            guard let image = payload.root.value(at: ["data", brazeImageKey]) else { return .absent }
+            guard case .string = image else {
+                return .invalid("extra.\(brazeImageKey) must be a string, not \(image.kindName): Braze shows the notification without a picture")
+            }
+            return .entries([MediaEntry(key: "data.\(brazeImageKey)", value: image)], overrides: nil)
+        })
+
+    /// Expo (expo/expo `expo-notifications`, `ExpoNotificationBuilder`): `richContent.image` set as the
+    /// notification's large icon, a small square beside the text, with the text style: never a big
+    /// picture (`large_icon_only`); decoded with BitmapFactory; no cap or deadline of its own found (the tool's bounds: 20 s).
+    package static let androidExpo = SDKProfile(
+        sdk: .expo, mediaKeys: [richContentImage], refusesHTTPItself: false, deadlineSeconds: 20,
+        sizeCap: .none, rule: .bitmapFactory, failurePolicy: .single, identifier: .fixed(""),
+        platform: .android, maxRedirects: 20, orientationIgnoredBy: "Expo's notification builder decodes",
+        showsLargeIconOnly: true, readSpec: { payload in readRichContentImage(payload, on: "Android") })
+
     static let styleKey = "com.urbanairship.style"
+    static let brazeImageKey = "appboy_image_url"
 
     /// Android's display codes, each once: the profiles a send request's Android record may be judged under.
-    package static let androidProfiles: [SDKProfile] = [.androidFCM, .androidAirship, .androidOneSignal]
+    package static let androidProfiles: [SDKProfile] = [.androidFCM, .androidAirship, .androidOneSignal, .androidBraze, .androidExpo]
 
     /// The profile whose rules `sdk`'s records follow on `platform`: its extension on iOS, its display
     /// code on Android (nil for an SDK that has none there: its Android records are Firebase's).
@@ -75,6 +100,8 @@ extension SDKProfile {
         switch selection.forSendRequest {
         case .fixed(.onesignal): return .androidOneSignal
         case .fixed(.airship): return .androidAirship
+        case .fixed(.braze): return .androidBraze
+        case .fixed(.expo): return .androidExpo
         case .fixed: return .androidFCM
         case .auto, .unspecified: return present.first.map { $0 == .onesignal ? .androidOneSignal : .androidAirship } ?? .androidFCM
         }

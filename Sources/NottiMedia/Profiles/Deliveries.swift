@@ -1,7 +1,7 @@
 import Glibc
 
-/// What an input reaches: an APNs payload is one delivery, to iPhones; an FCM send
-/// request two, iOS first (SPEC 15). The one place `process` and `check` turn an
+/// What an input reaches: an APNs payload is one delivery, to iPhones; a send
+/// request (FCM's or a platform's) one per platform it targets, iOS first (SPEC 15, 20). The one place `process` and `check` turn an
 /// input into the plans they download for and judge.
 package struct Deliveries: Sendable {
     /// True for a send request (its records' sources end in `#ios` / `#android`).
@@ -14,7 +14,7 @@ package struct Deliveries: Sendable {
     /// - Parameters:
     ///   - policies: every SDK's policy under `options`, when the caller made them once for many inputs.
     ///   - checkURL: section 2's URL check; `check` passes a memoized one.
-    /// - Throws: `PayloadError` for a send request FCM refuses (`message.data` not all strings).
+    /// - Throws: `PayloadError` for a send request its platform refuses (naming the path inside it).
     package init(
         _ payload: Payload, source: String, selection: SDKSelection, options: FetchOptions, platforms: PlatformSelection,
         policies: PolicyTable? = nil,
@@ -23,11 +23,16 @@ package struct Deliveries: Sendable {
         var list: [Delivery] = []
         if let request = try SendRequest.parse(payload) {
             isRequest = true
-            for (delivery, platform) in [(request.ios, Platform.ios), (request.android, Platform.android)] where platforms.includes(platform) {
+            // A platform's request is judged under its own platform's rules; an FCM request under `--sdk`'s (SPEC 20).
+            let judgedUnder = request.dialect.sdk.map { SDKSelection.fixed($0) } ?? selection.forSendRequest
+            let sent = options.sendAt ?? Int(time(nil))
+            for platform in Platform.allCases where platforms.includes(platform) {
+                guard let delivery = request.delivery(to: platform) else { continue }
                 list.append(Delivery(
                     plan: PayloadPlan(
-                        delivery, selection: selection.forSendRequest, options: options, policies: policies, platform: platform,
-                        latestDelivery: Self.latestDelivery(of: payload, on: platform, sendAt: options.sendAt), checkURL: checkURL),
+                        delivery.payload, selection: judgedUnder, options: options, policies: policies, platform: platform,
+                        latestDelivery: delivery.lifetime?.latestDelivery(sentAt: sent), platformLimits: delivery.limits,
+                        checkURL: checkURL),
                     source: "\(source)#\(platform.rawValue)"))
             }
         } else {
@@ -46,23 +51,6 @@ package struct Deliveries: Sendable {
         }
         self.list = list
         self.fetches = fetches
-    }
-
-    /// When a request's push stops waiting for an offline phone, as the request sets it (SPEC 20): the
-    /// APNs `apns-expiration` header (seconds since 1970; 0: not stored, so the send time), or Android's
-    /// `ttl` (`"86400s"`) after the send time; nil when it sets none.
-    static func latestDelivery(of request: Payload, on platform: Platform, sendAt: Int?) -> Int? {
-        let message = request.root["message"]
-        let sent = sendAt ?? Int(time(nil))
-        switch platform {
-        case .ios:
-            guard let text = message?.value(at: ["apns", "headers", "apns-expiration"])?.stringValue, let epoch = Int(text) else { return nil }
-            return epoch == 0 ? sent : epoch
-        case .android:
-            guard let text = message?.value(at: ["android", "ttl"])?.stringValue, text.hasSuffix("s"),
-                  let seconds = Double(text.dropLast()), seconds >= 0 else { return nil }
-            return sent + Int(seconds.rounded(.up))
-        }
     }
 
     /// The policy `url`'s one download runs under: an APNs payload's, the run's

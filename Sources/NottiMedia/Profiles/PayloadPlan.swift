@@ -37,9 +37,10 @@ package final class PayloadPlan: Sendable {
     ///   - platform: whose delivery `payload` is: an APNs payload (iOS), or a send request's Android message.
     ///   - latestDelivery: when the push stops waiting for an offline phone, as its request sets it
     ///     (seconds since 1970); nil: the send time plus the platform's default lifetime.
+    ///   - platformLimits: the limits the platform that builds this delivery breaks (SPEC 20), found with the request.
     package init(
         _ payload: Payload, selection: SDKSelection, options: FetchOptions, policies: PolicyTable? = nil, platform: Platform = .ios,
-        latestDelivery: Int? = nil,
+        latestDelivery: Int? = nil, platformLimits: [Diagnostic] = [],
         checkURL: (JSONValue?, String, Bool) -> MediaURL.Verdict = { MediaURL.check($0, key: $1, allowHTTP: $2) }
     ) {
         let profile: SDKProfile
@@ -96,7 +97,11 @@ package final class PayloadPlan: Sendable {
         }
         self.deviceHeaders = options.deviceHeaders
         self.urlFindings = urlFindings
+        self.platformLimits = platformLimits
     }
+
+    /// The limits the platform that builds this delivery breaks, before any phone (SPEC 20).
+    package let platformLimits: [Diagnostic]
 
     /// `--device-headers`: the downloads carry each platform's own answer (`device_dependent`).
     package let deviceHeaders: Bool

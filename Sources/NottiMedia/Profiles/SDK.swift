@@ -1,7 +1,7 @@
 /// Whose Notification Service Extension is reproduced (`--sdk`).
 public enum SDK: String, Sendable, CaseIterable {
     // Declaration order is `auto`'s order of preference when a payload carries several media keys.
-    case notti, braze, fcm, onesignal, airship, clevertap, iterable, batch
+    case notti, braze, fcm, onesignal, airship, clevertap, iterable, batch, expo
 
     /// The name people know the SDK by.
     public var displayName: String {
@@ -14,6 +14,7 @@ public enum SDK: String, Sendable, CaseIterable {
         case .clevertap: "CleverTap"
         case .iterable: "Iterable"
         case .batch: "Batch"
+        case .expo: "Expo"
         }
     }
 
@@ -28,6 +29,7 @@ public enum SDK: String, Sendable, CaseIterable {
         case .clevertap: 5
         case .iterable: 6
         case .batch: 7
+        case .expo: 8
         }
     }
 
@@ -42,6 +44,7 @@ public enum SDK: String, Sendable, CaseIterable {
         case .clevertap: .cleverTap
         case .iterable: .iterable
         case .batch: .batch
+        case .expo: .expo
         }
     }
 }

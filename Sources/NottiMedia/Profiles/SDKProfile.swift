@@ -98,14 +98,18 @@ package final class SDKProfile: Sendable {
     /// `orientation_ignored` message names it (Firebase's and OneSignal's display code; Airship's on
     /// Android 8.1 and older); nil: the phone shows the picture upright.
     package let orientationIgnoredBy: String?
+    /// Android shows the picture as the large icon, a small square beside the text, and never as a big
+    /// picture (Expo's `expo-notifications` builder): `large_icon_only`, and the preview draws it so.
+    package let showsLargeIconOnly: Bool
 
     init(
         sdk: SDK, mediaKeys: [[String]], refusesHTTPItself: Bool, deadlineSeconds: Double, sizeCap: SizeCap,
         rule: MediaRule, failurePolicy: FailurePolicy, identifier: IdentifierRule, bundleFiles: BundleFileRule? = nil,
         platform: Platform = .ios, maxRedirects: Int = MediaPolicy.sdkMaxRedirects, connectTimeoutSeconds: Double? = nil,
-        orientationIgnoredBy: String? = nil, readSpec: @escaping @Sendable (Payload) -> MediaSpec
+        orientationIgnoredBy: String? = nil, showsLargeIconOnly: Bool = false, readSpec: @escaping @Sendable (Payload) -> MediaSpec
     ) {
         self.platform = platform
+        self.showsLargeIconOnly = showsLargeIconOnly
         self.orientationIgnoredBy = orientationIgnoredBy
         self.maxRedirects = maxRedirects
         self.connectTimeoutSeconds = connectTimeoutSeconds

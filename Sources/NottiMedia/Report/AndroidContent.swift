@@ -1,13 +1,13 @@
-/// What an Android phone shows for a send request (SPEC 15): the title and
-/// body always; the big picture when it downloaded and decoded; the data the
-/// app receives.
+/// What an Android phone shows for a send request (SPEC 15, 20): the title and
+/// body always; the big picture when it downloaded and decoded (the large icon
+/// instead, under Expo's builder); the data the app receives.
 enum AndroidContent {
-    static func json(for payload: Payload, picture: Attachment?, dimensions: Dimensions?) -> JSONValue {
+    static func json(for payload: Payload, picture: Attachment?, dimensions: Dimensions?, largeIcon: Bool) -> JSONValue {
         let notification = payload.root["notification"]
         return .object([
             JSONMember("title", notification?["title"] ?? .null),
             JSONMember("body", notification?["body"] ?? .null),
-            JSONMember("style", .string(picture == nil ? "text" : "big_picture")),
+            JSONMember("style", .string(picture == nil ? "text" : largeIcon ? "large_icon" : "big_picture")),
             JSONMember("picture", picture.map { picture in
                 .object([
                     JSONMember("url", .string(picture.fileURL)),

@@ -52,6 +52,9 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case largeBitmap = "large_bitmap"
     case unplayableVideo = "unplayable_video"
     case videoCodecSupport = "video_codec_support"
+    case payloadNearLimit = "payload_near_limit"
+    case additionalDataTooLarge = "additional_data_too_large"
+    case largeIconOnly = "large_icon_only"
     /// A code this version does not know, read back by `merge` from another version's
     /// output (`Diagnostic.codeText` keeps its text). Never made by this version.
     case unrecognised = "unrecognised"
@@ -77,7 +80,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch,
              .foreignMediaKey, .ambiguousSDK, .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable,
              .slowNetwork, .certificateExpiring, .truncatedMedia, .orientationIgnored, .largeBitmap, .unplayableVideo,
-             .videoCodecSupport, .urlExpires, .dataOnlyImage, .urlNeedsEncoding, .deviceDependent, .unrecognised: false
+             .videoCodecSupport, .urlExpires, .dataOnlyImage, .urlNeedsEncoding, .deviceDependent, .payloadNearLimit,
+             .additionalDataTooLarge, .largeIconOnly, .unrecognised: false
         }
     }
 
@@ -88,10 +92,11 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         switch self {
         case .invalidPayload, .invalidURL, .unrenderedTemplate, .notHTTPS, .insecureRedirect, .tooManyRedirects, .httpError, .emptyMedia, .tooLarge,
              .timeout, .tlsError, .atsViolation, .networkError, .blockedAddress, .writeError, .invalidMediaSpec, .unsupportedType,
-             .mutableContentMissing, .noAlert, .payloadTooLarge, .undecodableMedia, .unplayableVideo: .error
+             .mutableContentMissing, .noAlert, .payloadTooLarge, .undecodableMedia, .unplayableVideo, .additionalDataTooLarge: .error
         case .noMedia, .bundleResource, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch, .foreignMediaKey, .ambiguousSDK,
              .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable, .slowNetwork, .certificateExpiring, .truncatedMedia,
-             .orientationIgnored, .largeBitmap, .videoCodecSupport, .urlExpires, .dataOnlyImage, .urlNeedsEncoding, .deviceDependent, .unrecognised: .warning
+             .orientationIgnored, .largeBitmap, .videoCodecSupport, .urlExpires, .dataOnlyImage, .urlNeedsEncoding, .deviceDependent,
+             .payloadNearLimit, .largeIconOnly, .unrecognised: .warning
         }
     }
 
@@ -107,7 +112,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     package var isAboutPayload: Bool {
         switch self {
         case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .duplicateKey, .ambiguousSDK,
-             .invalidPayload, .foreignMediaKey, .noAndroidMedia, .dataOnlyImage: true
+             .invalidPayload, .foreignMediaKey, .noAndroidMedia, .dataOnlyImage, .payloadNearLimit, .additionalDataTooLarge: true
         default: false
         }
     }
@@ -162,6 +167,9 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .largeBitmap: "resize the picture (a notification shows at most about 2,000 pixels across)"
         case .unplayableVideo: "encode it as H.264 (or HEVC tagged hvc1) in MP4"
         case .videoCodecSupport: "send H.264 in MP4 for every iPhone"
+        case .payloadNearLimit: "shorten the text or custom data to stay under 3,500 bytes"
+        case .additionalDataTooLarge: "keep the request's data under 2,048 bytes (send an ID and fetch the rest in the app)"
+        case .largeIconOnly: "send a square picture that reads at icon size, or send the push through a path that shows a big picture"
         case .unrecognised: "see the message"
         }
     }
@@ -213,6 +221,9 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .orientationIgnored: "Android phones show this photo on its side or upside down; iPhones show it upright."
         case .largeBitmap: "The picture is so large that Android phones with less memory drop it."
         case .unplayableVideo: "iPhones attach this video but cannot play it."
+        case .payloadNearLimit: "The push is close to the platform's size limit: a longer personalised text may be rejected."
+        case .additionalDataTooLarge: "The push's custom data is over the platform's limit: it refuses the push."
+        case .largeIconOnly: "Android shows this picture only as a small square icon beside the text, cropped."
         case .videoCodecSupport: "Only some iPhones can play this video."
         case .unrecognised: "See the message for what to do."
         }

@@ -79,7 +79,9 @@ extension DiagnosticCode {
             "no alert text (a silent or badge-only push): iOS skips the extension, as above"
         case .payloadTooLarge:
             "an error over 4,096 bytes in compact UTF-8: APNs rejects the push (outcome `rejected`, nothing arrives); a warning "
-                + "when only the form with non-ASCII escaped as `\\uXXXX` (Python's `json.dumps` default) is over"
+                + "when only the form with non-ASCII escaped as `\\uXXXX` (Python's `json.dumps` default) is over; a platform's "
+                + "own lower limit likewise (SPEC 20: Braze 3,807 bytes for iOS and 4,000 for Android `alert` + `extra`; FCM and "
+                + "Expo 4,096 for Android's `data` + `notification`)"
         case .notificationIDMissing:
             "no `notification_id`: the Notti SDK cannot report the push as received"
         case .exceedsIOSLimit:
@@ -124,6 +126,15 @@ extension DiagnosticCode {
                 + "player does not play"
         case .videoCodecSupport:
             "(iOS) AV1 or VP9, which only some iPhones decode"
+        case .payloadNearLimit:
+            "(OneSignal) the APNs payload OneSignal builds is over 3,500 bytes, the most OneSignal advises (it rejects 4,096): "
+                + "personalised text that grows can tip it over"
+        case .additionalDataTooLarge:
+            "(OneSignal) the request's `data`, OneSignal's additional data, is over 2,048 bytes in compact JSON: OneSignal "
+                + "refuses it (on every record of the request)"
+        case .largeIconOnly:
+            "(Expo, Android) `expo-notifications` shows `richContent.image` as the large icon, a small square cropped from the "
+                + "middle, not a big picture: a picture more than a quarter wider or taller than square loses what the crop cuts"
         case .unrecognised:
             "(`merge`) a code of another version of the tool, kept as that version wrote it"
         }

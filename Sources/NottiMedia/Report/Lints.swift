@@ -86,17 +86,21 @@ package enum Lints {
         }
     }
 
-    /// An Android delivery's own findings: `no_android_media` when it has no
-    /// notification image and its data carries the media key of a profile with no
-    /// Android path (Notti's, CleverTap's).
-    package static func androidDiagnostics(for payload: Payload) -> [Diagnostic] {
-        guard payload.root.value(at: ["notification", "image"]) == nil else { return [] }
-        // A picture's URL put under `data` (SPEC 20): Firebase's display code never reads data.
+    /// An Android delivery's own findings: `data_only_image` when a picture's URL sits under
+    /// `data` and the display code's own image field is empty, and `no_android_media` when it has
+    /// no notification image and its data carries the media key of a profile with no Android
+    /// path (Notti's, CleverTap's).
+    /// - Parameters:
+    ///   - namesMedia: the delivery carries the display code's own image field (`notification.image`, …).
+    ///   - displayCode: whose display code shows the notification, as messages name it.
+    package static func androidDiagnostics(for payload: Payload, namesMedia: Bool, displayCode: String) -> [Diagnostic] {
+        guard payload.root.value(at: ["notification", "image"]) == nil, !namesMedia else { return [] }
+        // A picture's URL put under `data` (SPEC 20): the display code never reads data.
         for key in ["image", "imageUrl", "image_url", "picture", "big_picture", "bigPicture"] {
             guard case .string(let url)? = payload.root["data"]?[key], url.hasPrefix("https://") || url.hasPrefix("http://") else { continue }
             return [Diagnostic(
                 .warning, .dataOnlyImage,
-                "data.\(key) holds a picture's URL, but Firebase's display code never reads data: the notification shows text only "
+                "data.\(key) holds a picture's URL, but \(displayCode) display code never reads data: the notification shows text only "
                     + "unless the app builds it itself; \(DiagnosticCode.dataOnlyImage.fix)")]
         }
         for key in [Payload.mediaURLKey, "ct_mediaUrl"] {

@@ -61,8 +61,9 @@ public struct Report: Sendable {
         case none
         case value(JSONValue)
         case payload(Payload, attachments: [Attachment], overrides: ContentOverrides?)
-        /// An Android delivery: its notification, and the picture it shows, if any.
-        case android(Payload, picture: Attachment?, dimensions: Dimensions?)
+        /// An Android delivery: its notification, and the picture it shows, if any (as the large icon alone
+        /// under Expo's builder).
+        case android(Payload, picture: Attachment?, dimensions: Dimensions?, largeIcon: Bool)
     }
 
     package var contentSource: ContentSource
@@ -74,10 +75,16 @@ public struct Report: Sendable {
         case .value(let value): value
         case .payload(let payload, let attachments, let overrides):
             NotificationContent.json(for: payload, attachments: attachments, overrides: overrides)
-        case .android(let payload, let picture, let dimensions):
-            AndroidContent.json(for: payload, picture: picture, dimensions: dimensions)
+        case .android(let payload, let picture, let dimensions, let largeIcon):
+            AndroidContent.json(for: payload, picture: picture, dimensions: dimensions, largeIcon: largeIcon)
         }
     }
+    /// An Android record whose picture shows as the large icon alone (Expo's builder), not a big picture.
+    package var showsLargeIcon: Bool {
+        if case .android(_, let picture, _, let largeIcon) = contentSource { return largeIcon && picture != nil }
+        return false
+    }
+
     /// The attached files (also in `content`'s `attachments`), in listed order.
     public var attachments: [Attachment]
     /// Warnings fail the payload too (`--strict`).
@@ -90,11 +97,11 @@ public struct Report: Sendable {
 
     /// The report for input that is not a JSON object: nothing is delivered.
     package static func invalidPayload(source: String, sdk: SDK = .notti, error: PayloadError, strict: Bool = false) -> Report {
-        let diagnostic = Diagnostic(
-            .error, .invalidPayload, "\(error.message); \(DiagnosticCode.invalidPayload.fix)",
-            line: error.line, column: error.column)
+        // A platform's refusal is judged under that platform's rules, and says where to look.
+        let fix = error.refusedBy.map { "give the request what \($0.displayName)'s API reference requires there" } ?? DiagnosticCode.invalidPayload.fix
+        let diagnostic = Diagnostic(.error, .invalidPayload, "\(error.message); \(fix)", line: error.line, column: error.column)
         return Report(
-            source: source, sdk: sdk, outcome: .invalidPayload, reason: .invalidPayload, media: .none,
+            source: source, sdk: error.refusedBy?.sdk ?? sdk, outcome: .invalidPayload, reason: .invalidPayload, media: .none,
             diagnostics: [diagnostic], contentSource: .none, attachments: [], strict: strict)
     }
 

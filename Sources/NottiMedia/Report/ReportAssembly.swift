@@ -4,7 +4,7 @@
 extension PayloadPlan {
     /// The report, given the download result of every URL in `fetches` (by URL).
     package func report(source: String, results: MediaResults, strict: Bool) -> Report {
-        var context = payloadFindings()
+        var context = platformLimits.isEmpty ? payloadFindings() : platformLimits + payloadFindings()
         if deviceHeaders { context += deviceDependent(results) }
         // The URLs as written (SPEC 20), each entry named where the payload has several.
         for (entry, finding) in urlFindings {
@@ -44,7 +44,12 @@ extension PayloadPlan {
         if rejected { delivery = FailurePolicyDelivery(outcome: .rejected, reason: .payloadTooLarge) }
         let content: Report.ContentSource = switch profile.platform {
         case .ios: .payload(payload, attachments: delivery.attachments, overrides: delivery.overrides)
-        case .android: .android(payload, picture: delivery.attachments.first, dimensions: judged.media.all.first?.dimensions)
+        case .android: .android(payload, picture: delivery.attachments.first, dimensions: judged.media.all.first?.dimensions,
+                                largeIcon: profile.showsLargeIconOnly)
+        }
+        if profile.showsLargeIconOnly, delivery.attachments.first != nil, let size = judged.media.all.first?.dimensions,
+           let finding = Self.largeIconOnly(size, sdk: profile.sdk) {
+            judged.warnings.append(finding)
         }
         var report = Report(
             source: source, sdk: profile.sdk, outcome: delivery.outcome, reason: delivery.reason, media: judged.media,
@@ -54,6 +59,20 @@ extension PayloadPlan {
         report.sdkDetected = profileDetected
         report.platform = profile.platform
         return report
+    }
+
+    /// `large_icon_only` (SPEC 20): a picture shown as the large icon alone, a square cropped from its middle, that
+    /// is more than a quarter wider or taller than square loses what the crop cuts; nil for a picture that reads there.
+    static func largeIconOnly(_ size: Dimensions, sdk: SDK) -> Diagnostic? {
+        guard size.width > 0, size.height > 0 else { return nil }
+        let ratio = Double(size.width) / Double(size.height)
+        guard ratio > 1.25 || ratio < 0.8 else { return nil }
+        let side = min(size.width, size.height)
+        let kept = Int((Double(side) * Double(side) * 100 / (Double(size.width) * Double(size.height))).rounded())
+        return Diagnostic(.warning, .largeIconOnly,
+            "\(sdk.displayName)'s Android code shows the picture as the large icon, a small square beside the text, never as a big "
+                + "picture: the \(size.width)×\(size.height) picture is cropped to its middle \(side)×\(side) (\(kept)% of it) and "
+                + "drawn about 64 dp across; \(DiagnosticCode.largeIconOnly.fix)")
     }
 
     /// `device_dependent` (SPEC 20, `--device-headers`): a URL whose server answered this platform's own
@@ -82,7 +101,9 @@ extension PayloadPlan {
     private func payloadFindings() -> [Diagnostic] {
         let sdk = profile.sdk
         // An Android notification always shows: iOS's lints are about the iOS record alone.
-        guard profile.platform == .ios else { return Lints.androidDiagnostics(for: payload) }
+        guard profile.platform == .ios else {
+            return Lints.androidDiagnostics(for: payload, namesMedia: spec.namesMedia, displayCode: "\(sdk.displayName)'s")
+        }
         // A payload without the profile's media key is a text push: the extension has nothing to show.
         var found = Lints.payloadDiagnostics(for: payload, sdk: sdk, namesMedia: spec.namesMedia)
         if !alsoDetected.isEmpty {

@@ -102,7 +102,9 @@ enum HelpText {
         The Notti SDK's path (the default): notti_image_url, https only, at most 10485760
         bytes within 20 s, libmagic sniffing against jpg/png/gif/mp4/mp3 (anything else
         attached as jpg). --sdk reproduces another SDK's extension instead: braze, fcm,
-        onesignal, airship, clevertap, iterable, batch, or auto (by the payload's media key).
+        onesignal, airship, clevertap, iterable, batch, expo, or auto (by the payload's media
+        key). The send requests of FCM, OneSignal, Airship, Braze and Expo are read too: one
+        record per platform they target, each judged as that platform's phone would see it.
 
         Attachments are stored by SHA-256 in --out DIR, else in the private cache folder
         $XDG_CACHE_HOME/notti-media/attachments (else ~/.cache/notti-media/attachments).

@@ -160,8 +160,8 @@ enum OptionTable {
         },
         OptionSpec("sdk", value: "NAME", [.process, .check, .fix],
                    expects: SDK.allCases.map(\.rawValue).joined(separator: ", ") + " or auto",
-                   help: ["whose extension to reproduce: notti (default), braze, fcm,", "onesignal, airship, clevertap, iterable, batch, or auto (per",
-                          "payload, by the media key it carries)"],
+                   help: ["whose extension to reproduce: notti (default), braze, fcm,", "onesignal, airship, clevertap, iterable, batch, expo, or auto",
+                          "(per payload, by the media key it carries); a platform's request", "is always judged under its own platform"],
                    choices: SDK.allCases.map(\.rawValue) + ["auto"]) { options, text throws(UsageError) in
             if text == "auto" {
                 options.sdk = .auto

@@ -53,8 +53,9 @@ struct HTMLCard: Sendable {
         html += "</div>\n"
         let decoded = shown.flatMap { shown in report.media.all.first { $0.sha256 == shown.sha256 }?.decoded }
         if shown != nil, android {
-            // Android draws the big picture below the text, across the notification.
-            html += bigPicture(drawn, label: label)
+            // Android draws the big picture below the text, across the notification; Expo's builder the
+            // large icon alone, a small square beside the text (SPEC 20).
+            html += report.showsLargeIcon ? largeIcon(drawn, label: label) : bigPicture(drawn, label: label)
         } else if let shown {
             html += thumbnail(shown, drawn: drawn, decoded: decoded, label: label)
         }
@@ -134,7 +135,7 @@ struct HTMLCard: Sendable {
         switch sdk {
         case .notti: ("notification_id", ["notification_id"])
         case .onesignal: ("custom.i", ["custom", "i"])
-        case .braze, .fcm, .airship, .clevertap, .iterable, .batch: nil
+        case .braze, .fcm, .airship, .clevertap, .iterable, .batch, .expo: nil
         }
     }
 
@@ -187,6 +188,15 @@ struct HTMLCard: Sendable {
         }
         if case .notDrawn(let why)? = drawn { return undrawable(why, label: label, style: "big-picture") }
         return undrawable("nothing to draw", label: label, style: "big-picture")
+    }
+
+    /// The picture as the large icon: the square from its middle, beside the text.
+    private func largeIcon(_ drawn: PreviewPictures.Drawn?, label: String) -> String {
+        if case .pictures(let names)? = drawn, let name = names[.androidAsStored] ?? names[.android] {
+            return "<img class=\"large-icon\" src=\"\(source(name))\" alt=\"\(markupEscape(label)) (large icon)\">\n"
+        }
+        if case .notDrawn(let why)? = drawn { return undrawable(why, label: label, style: "thumb") }
+        return undrawable("nothing to draw", label: label, style: "thumb")
     }
 
     /// A video's or a sound's facts, where the phone would show its player: the page does not copy the file.

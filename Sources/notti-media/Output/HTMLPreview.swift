@@ -318,6 +318,7 @@ final class HTMLPreview: @unchecked Sendable {
         .thumb { flex: none; width: 38px; height: 38px; border-radius: 7px; object-fit: cover; background: var(--line); }
         .android .banner { flex-wrap: wrap; border-radius: 12px; }
         .big-picture { flex-basis: 100%; width: 100%; aspect-ratio: 416 / 284; object-fit: cover; border-radius: 8px; background: var(--line); }
+        .large-icon { flex: none; width: 44px; height: 44px; border-radius: 6px; object-fit: cover; background: var(--line); }
         .device { margin-left: 6px; font-size: 11px; color: var(--muted); }
         .thumb.stream { display: grid; place-items: center; font-size: 20px; }
         .stream { margin: 8px 0 0; } .stream .muted { color: var(--muted); font-size: 12px; }

@@ -1,11 +1,9 @@
-import Glibc
-import NottiMedia
 
-/// RFC 3339 date-times as `--send-at` takes them: `2026-12-24T09:00:00Z`, with fractional
+/// RFC 3339 date-times as `--send-at` and the platforms' requests (Braze's `expiry`) give them: `2026-12-24T09:00:00Z`, with fractional
 /// seconds or an offset (`+01:00`), `t` and `z` in either case, or a space for `T`.
-enum RFC3339 {
+package enum RFC3339 {
     /// Seconds since 1970, or nil when `text` is not one.
-    static func seconds(_ text: String) -> Int? {
+    package static func seconds(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
               [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[10]),
