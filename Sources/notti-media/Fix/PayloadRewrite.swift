@@ -2,8 +2,8 @@ import NottiMedia
 
 /// `fix --rewrite` (SPEC 19): a payload's text with each fixed media URL
 /// replaced by its new URL, and the type an SDK states in the payload itself
-/// (Braze's `ab.att.type`, Batch's `com.batch.at.t`, CleverTap's
-/// `ct_mediaType`) following the rendition's type. The bytes are spliced, never
+/// (Braze's `ab.att.type`, and `asset_file_type` in its send request; Batch's
+/// `com.batch.at.t`; CleverTap's `ct_mediaType`) following the rendition's type. The bytes are spliced, never
 /// re-serialised: number text, key order, spacing and every other byte stay as
 /// they were. Text that is not JSON is left alone.
 struct PayloadRewrite {
@@ -28,6 +28,8 @@ struct PayloadRewrite {
     /// CleverTap's kind of media (SPEC 12), each from `MediaType`.
     private static let typeFields: [(url: [String], type: [String], value: @Sendable (String) -> String)] = [
         (["ab", "att", "url"], ["ab", "att", "type"], { $0 }),
+        // Braze's send request names the same suffix as `asset_file_type` (SPEC 20).
+        (["messages", "apple_push", "asset_url"], ["messages", "apple_push", "asset_file_type"], { $0 }),
         (["com.batch", "at", "u"], ["com.batch", "at", "t"], { (MediaType(rawValue: $0) ?? .jpg).uti }),
         (["ct_mediaUrl"], ["ct_mediaType"], { (MediaType(rawValue: $0) ?? .jpg).kind.rawValue }),
     ]
