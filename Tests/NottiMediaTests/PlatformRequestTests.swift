@@ -103,6 +103,28 @@ import Testing
         #expect((content["attachments"] as? [[String: Any]])?.count == 1)
     }
 
+    /// samples/platforms: one request per platform, each with a picture that passes and one that fails.
+    @Test func eachPlatformsSampleHasAPassingAndAFailingPicture() throws {
+        let media = TestServer(media: Paths.packageRoot.appendingPathComponent("samples/media").path)
+        let out = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["check", Paths.packageRoot.appendingPathComponent("samples/platforms").path, "--format", "json",
+                                  "--cacert", Paths.testCA, "--connect-to", "media.notti.test:443:127.0.0.1:\(media.port)", "--out", out.path])
+        let records = OutFolder.records(ofJSONLines: result.stdout)
+        OutFolder.expectHoldsExactly(out, namedBy: records)
+        var byFile: [String: [Bool]] = [:]
+        for record in records {
+            let source = record["source"] as? String ?? ""
+            let file = String(source.split(separator: "/").last?.split(whereSeparator: { $0 == ":" || $0 == "#" }).first ?? "")
+            byFile[file, default: []].append(record["passed"] as? Bool ?? false)
+        }
+        #expect(byFile.keys.sorted() == ["airship-spring-banner.json", "braze-new-arrivals.json", "expo-flash-deal.json", "onesignal-summer-sale.json"])
+        for (file, verdicts) in byFile {
+            #expect(verdicts.contains(true) && verdicts.contains(false), "\(file): \(verdicts)")
+        }
+        #expect(Set(records.compactMap { $0["sdk"] as? String }) == ["onesignal", "airship", "braze", "expo"])
+    }
+
     // MARK: the mapping's edges
 
     @Test func oneSignalsAttachmentsEachFailAlone() throws {
