@@ -6,8 +6,9 @@ extension DiagnosticCode {
         case .noMedia:
             "the payload has no media key of the SDK (`notti_image_url` for Notti), or an empty list (Airship); not a failure"
         case .invalidPayload:
-            "the input is not a JSON object (stderr names `file:line:column`; `process` exits 2), or a send request's `message.data` "
-                + "holds a value that is not a string (FCM refuses the request)"
+            "the input is not a JSON object (stderr names `file:line:column`; `process` exits 2), or a send request its platform "
+                + "refuses: FCM's `message.data` holding a value that is not a string, a OneSignal, Airship, Braze or Expo request with "
+                + "a required field missing or of the wrong kind (the message names the path inside the request)"
         case .invalidURL:
             "not a non-empty string, not an absolute URL with a host, or it contains white space or control characters"
         case .deviceDependent:
