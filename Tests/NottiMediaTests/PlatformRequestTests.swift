@@ -246,7 +246,7 @@ import Testing
         }
     }
 
-    /// FCM's and Expo's Android messages: data and notification at most 4,096 bytes.
+    /// FCM's, Expo's and Airship's Android messages: data and notification at most 4,096 bytes.
     @Test(arguments: [0, 1])
     func androidMessagesStopAt4096Bytes(over: Int) throws {
         let url = good
@@ -255,8 +255,13 @@ import Testing
                                          "data": ["k": Self.filler(4_096 - notification - #"{"k":""}"#.utf8.count + over)]]])
         let expoNotification = #"{"title":"Sale","body":"50% off"}"#.utf8.count
         let expo = Self.expo(image: url, data: ["k": Self.filler(4_096 - expoNotification - #"{"k":""}"#.utf8.count + over)])
-        let records = try check([fcm, expo], ["--platform", "android"])
-        #expect(records.map { $0["source"] as? String } == ["-:1#android", "-:2#android"])
+        // Airship's: the alert as the body, the style as the JSON text of com.urbanairship.style (its 8 quotes escaped).
+        let styleText = #"{"big_picture":"","type":"big_picture"}"#.utf8.count + url.utf8.count + 8
+        let airshipFixed = #"{"body":""}"#.utf8.count + #"{"com.urbanairship.style":""}"#.utf8.count + styleText
+        let airship = Self.json(["audience": "all", "device_types": ["android"], "notification": [
+            "alert": Self.filler(4_096 - airshipFixed + over), "android": ["style": ["type": "big_picture", "big_picture": url]]]])
+        let records = try check([fcm, expo, airship], ["--platform", "android"])
+        #expect(records.map { $0["source"] as? String } == ["-:1#android", "-:2#android", "-:3#android"])
         for record in records {
             #expect(codes(record).contains("payload_too_large") == (over == 1), "\(codes(record))")
             #expect(record["outcome"] as? String == (over == 1 ? "rejected" : "attached"))

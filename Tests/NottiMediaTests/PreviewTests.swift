@@ -188,3 +188,19 @@ extension PreviewTests {
                 "each profile's limits, Android's too (a request without --sdk is judged under auto: Firebase's on iOS)")
     }
 }
+
+extension PreviewTests {
+    /// SPEC 20: Expo's Android builder shows the picture as the large icon, and the card draws it so.
+    @Test func anExpoMessagesAndroidCardDrawsTheLargeIconNotABigPicture() throws {
+        let image = server.url("/media/photo.jpg")
+        let expo = #"{"to": "ExponentPushToken[x]", "title": "Deal", "body": "Today only", "mutableContent": true, "richContent": {"image": "\#(image)"}}"#
+        let (dom, _, folder, _) = try makePreview([expo])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cards = Array(dom.components(separatedBy: "<li class=\"card ").dropFirst())
+        #expect(cards.count == 2)
+        #expect(cards[1].contains(" android\"") && cards[1].contains("<img class=\"large-icon\""), "a small square beside the text")
+        #expect(!cards[1].contains("big-picture"))
+        #expect(cards[1].contains("large_icon_only"), "the 64×48 photo loses a quarter to the square crop")
+        #expect(cards[0].contains("<img class=\"thumb\""), "the iPhone attaches it as any picture")
+    }
+}

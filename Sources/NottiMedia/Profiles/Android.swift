@@ -94,16 +94,15 @@ extension SDKProfile {
     /// the chosen SDK's Android rules (under `auto`, the data key present), else none.
     package static func android(for payload: Payload, selection: SDKSelection) -> SDKProfile {
         if payload.root.value(at: ["notification", "image"]) != nil { return .androidFCM }
-        let present: [SDK] = [.onesignal, .airship].filter { sdk in
-            sdk == .onesignal ? payload.root.value(at: ["data", "bicon"]) != nil : payload.root.value(at: ["data", styleKey]) != nil
-        }
         switch selection.forSendRequest {
         case .fixed(.onesignal): return .androidOneSignal
         case .fixed(.airship): return .androidAirship
         case .fixed(.braze): return .androidBraze
         case .fixed(.expo): return .androidExpo
         case .fixed: return .androidFCM
-        case .auto, .unspecified: return present.first.map { $0 == .onesignal ? .androidOneSignal : .androidAirship } ?? .androidFCM
+        case .auto, .unspecified:
+            if payload.root.value(at: ["data", "bicon"]) != nil { return .androidOneSignal }
+            return payload.root.value(at: ["data", styleKey]) != nil ? .androidAirship : .androidFCM
         }
     }
 

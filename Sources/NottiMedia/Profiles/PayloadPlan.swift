@@ -113,12 +113,11 @@ package final class PayloadPlan: Sendable {
     private static func step(
         for entry: MediaEntry, profile: SDKProfile, policy: MediaPolicy, checkURL: (JSONValue?, String, Bool) -> MediaURL.Verdict
     ) -> PlannedEntry.Step {
-        // Template code left in the value is the platform's failure, whatever the SDK would make of the text.
-        if profile.bundleFiles != nil, case .string(let text) = entry.value, let marker = MediaURL.templateMarker(in: text) {
-            return .failed(.unrenderedTemplate, Self.templateMessage(marker))
-        }
-        if let bundleFiles = profile.bundleFiles, case .string(let text) = entry.value, !text.isEmpty {
-            if !bundleFiles.isURL(text) { return .bundleResource(bundleFiles.message(quoted(text), sdk: profile.sdk)) }
+        if let bundleFiles = profile.bundleFiles, case .string(let text) = entry.value, !text.isEmpty, !bundleFiles.isURL(text) {
+            // Template code left in the value is the platform's failure, whatever the SDK would make of the text
+            // (a URL's own template code is the URL check's).
+            if let marker = MediaURL.templateMarker(in: text) { return .failed(.unrenderedTemplate, Self.templateMessage(marker)) }
+            return .bundleResource(bundleFiles.message(quoted(text), sdk: profile.sdk))
         }
         switch checkURL(entry.value, entry.key, policy.allowHTTP) {
         case .absent: return .failed(.invalidURL, "\(entry.key) is missing; \(DiagnosticCode.invalidURL.fix)")

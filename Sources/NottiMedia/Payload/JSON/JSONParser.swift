@@ -398,6 +398,11 @@ final class KnownKeys: @unchecked Sendable {
         "custom", "id", "bicon", "banner", "options", "media_attachment", "content", "crop", "thumbnail", "hidden",
         "ct_mediaUrl", "ct_mediaType", "itbl", "attachment-url", "com.batch", "campaign", "time", "url_id", "urls",
         "user_id", "identifier", "width", "height", "x", "y",
+        // The platforms' send requests (SPEC 20): OneSignal's, Airship's, Braze's, Expo's.
+        "app_id", "headings", "contents", "ios_attachments", "big_picture", "isIos", "isAndroid", "ios_sound", "en",
+        "include_aliases", "external_id", "target_channel", "audience", "device_types", "style", "extra", "ios",
+        "messages", "apple_push", "android_push", "asset_url", "asset_file_type", "mutable_content", "expiry",
+        "time_to_live", "to", "richContent", "mutableContent", "expiration", "appboy_image_url",
     ]
 
     private static let shared = KnownKeys()

@@ -20,6 +20,20 @@ public enum JSONWriter {
         byteCount(value, escapingNonASCII: false)
     }
 
+    /// At least `compactByteCount(value)`, in a walk that reads no character: a string counts six bytes
+    /// per UTF-8 byte (the most an escape takes). A limit above it needs no count (the platforms'
+    /// limits run on every request of a campaign).
+    package static func compactByteCountBound(_ value: JSONValue) -> Int {
+        switch value {
+        case .null, .bool: return 5
+        case .number(let text): return text.utf8.count
+        case .string(let text): return 2 + 6 * text.utf8.count
+        case .array(let elements): return elements.reduce(1 + max(elements.count, 1)) { $0 + compactByteCountBound($1) }
+        case .object(let members):
+            return members.reduce(1 + max(members.count, 1)) { $0 + 3 + 6 * $1.key.utf8.count + compactByteCountBound($1.value) }
+        }
+    }
+
     /// Bytes of the compact form with every non-ASCII character written as
     /// `\uXXXX` (a surrogate pair past U+FFFF), as many JSON libraries send by
     /// default (Python's `json.dumps`): what APNs counts when a back end sends that.

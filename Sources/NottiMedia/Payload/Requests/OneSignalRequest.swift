@@ -12,31 +12,54 @@ enum OneSignalRequest {
     static let notificationID = "00000000-0000-4000-8000-000000000000"
 
     static func parse(_ payload: Payload) throws(PayloadError) -> SendRequest {
-        let root = payload.root
+        // The fields the mapping reads, found in one pass over the request's members (the last of a repeated key, as
+        // a lookup by key finds it), in plain variables: a campaign of a million requests reads each once.
+        var appID, headings, subtitleField, contents, dataField, attachments, bigPicture, ttl, isIOS, isAndroid, sound: JSONValue?
+        if case .object(let members) = payload.root {
+            for member in members {
+                let key = member.key
+                // By length first: most of a request's keys are compared with one name, or none.
+                switch key.utf8.count {
+                case 3: if key == "ttl" { ttl = member.value }
+                case 4: if key == "data" { dataField = member.value }
+                case 5: if key == "isIos" { isIOS = member.value }
+                case 6: if key == "app_id" { appID = member.value }
+                case 8:
+                    if key == "headings" { headings = member.value }
+                    else if key == "contents" { contents = member.value }
+                    else if key == "subtitle" { subtitleField = member.value }
+                case 9:
+                    if key == "isAndroid" { isAndroid = member.value }
+                    else if key == "ios_sound" { sound = member.value }
+                case 11: if key == "big_picture" { bigPicture = member.value }
+                case 15: if key == "ios_attachments" { attachments = member.value }
+                default: break
+                }
+            }
+        }
         let read = RequestReader(dialect: .onesignal)
-        _ = try read.string(root["app_id"], "app_id")
-        let title = try localized(root["headings"], "headings", read)
-        let subtitle = try localized(root["subtitle"], "subtitle", read)
-        let body = try localized(root["contents"], "contents", read)
-        let data = try read.object(root["data"], "data")
-        _ = try read.object(root["ios_attachments"], "ios_attachments")
-        let bigPicture = root["big_picture"]
+        _ = try read.string(appID, "app_id")
+        let title = try localized(headings, "headings", read)
+        let subtitle = try localized(subtitleField, "subtitle", read)
+        let body = try localized(contents, "contents", read)
+        let data = try read.object(dataField, "data")
+        _ = try read.object(attachments, "ios_attachments")
         _ = try read.string(bigPicture, "big_picture")
-        let lifetime = SendRequest.Lifetime.seconds(try read.seconds(root["ttl"], "ttl") ?? defaultTTLSeconds)
-        let dataLimit = PlatformLimits.oneSignalData(data.map { .object($0) })
+        let lifetime = SendRequest.Lifetime.seconds(try read.seconds(ttl, "ttl") ?? defaultTTLSeconds)
         // `isIos` / `isAndroid` false leave a platform out; absent, both are sent.
-        let toIOS = try root["isIos"] == nil ? true : read.flag(root["isIos"], "isIos")
-        let toAndroid = try root["isAndroid"] == nil ? true : read.flag(root["isAndroid"], "isAndroid")
+        let toIOS = try isIOS == nil ? true : read.flag(isIOS, "isIos")
+        let toAndroid = try isAndroid == nil ? true : read.flag(isAndroid, "isAndroid")
+        let dataLimit = PlatformLimits.oneSignalData(dataField)
         var request = SendRequest(dialect: .onesignal)
         if toIOS {
             var aps: [JSONMember] = []
-            aps.set("alert", JSONValue.alert(title: title, subtitle: subtitle, body: body))
-            aps.set("mutable-content", .int(1))
-            aps.set("sound", try read.string(root["ios_sound"], "ios_sound").map { .string($0) })
+            if let alert = JSONValue.alert(title: title, subtitle: subtitle, body: body) { aps.append(JSONMember("alert", alert)) }
+            aps.append(JSONMember("mutable-content", .int(1)))
+            if let sound = try read.string(sound, "ios_sound") { aps.append(JSONMember("sound", .string(sound))) }
             var custom = [JSONMember("i", .string(notificationID))]
-            custom.set("a", data.map { .object($0) })
+            if let data = dataField { custom.append(JSONMember("a", data)) }
             var members = [JSONMember("aps", .object(aps)), JSONMember("custom", .object(custom))]
-            members.set("att", root["ios_attachments"])
+            if let attachments = attachments { members.append(JSONMember("att", attachments)) }
             let ios = SendRequest.payload(.object(members), from: payload, added: 96)
             request.ios = SendRequest.Delivery(
                 payload: ios,
@@ -49,7 +72,7 @@ enum OneSignalRequest {
         if toAndroid {
             // The app's data, then OneSignal's own key: in OneSignal's message the data sits apart, under `custom`.
             var androidData = (data ?? []).filter { $0.key != "bicon" }
-            androidData.set("bicon", bigPicture)
+            if let bigPicture = bigPicture { androidData.append(JSONMember("bicon", bigPicture)) }
             let notification = JSONValue.alert(title: title, body: body) ?? .object([])
             request.android = SendRequest.Delivery(
                 payload: SendRequest.payload(

@@ -46,7 +46,7 @@ enum PlatformLimits {
 
     /// OneSignal's additional data over its 2,048 bytes, on each record of the request.
     static func oneSignalData(_ data: JSONValue?) -> [Diagnostic] {
-        guard let data else { return [] }
+        guard let data, JSONWriter.compactByteCountBound(data) > oneSignalDataBytes else { return [] }
         let size = JSONWriter.compactByteCount(data)
         guard size > oneSignalDataBytes else { return [] }
         return [Diagnostic(.error, .additionalDataTooLarge,

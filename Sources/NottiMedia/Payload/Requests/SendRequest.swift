@@ -182,9 +182,9 @@ extension JSONValue {
     /// An alert object of the parts given (nil when none is).
     static func alert(title: JSONValue?, subtitle: JSONValue? = nil, body: JSONValue?) -> JSONValue? {
         var members: [JSONMember] = []
-        members.set("title", title)
-        members.set("subtitle", subtitle)
-        members.set("body", body)
+        if let title { members.append(JSONMember("title", title)) }
+        if let subtitle { members.append(JSONMember("subtitle", subtitle)) }
+        if let body { members.append(JSONMember("body", body)) }
         return members.isEmpty ? nil : .object(members)
     }
 }
