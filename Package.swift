@@ -104,13 +104,16 @@ let package = Package(
         ),
         // Passing a descriptor to the decode worker (SCM_RIGHTS), whose CMSG macros Swift cannot call.
         .target(name: "CDescriptorShim"),
+        // libmicrohttpd for `serve` (SPEC 21), opened when serve starts (dlopen): the other commands never
+        // load it and the TLS library it brings. Its header comes from libmicrohttpd-dev (scripts/setup).
+        .target(name: "CServeShim", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "NottiMedia",
             dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite", "CDescriptorShim"]
         ),
         .executableTarget(
             name: "notti-media",
-            dependencies: ["NottiMedia", "CZlib"],
+            dependencies: ["NottiMedia", "CZlib", "CServeShim"],
             swiftSettings: leanCode,
             linkerSettings: leanRelease
         ),

@@ -50,6 +50,22 @@ enum Signals {
         }
     }
 
+    /// For `serve`, which waits for its signals itself (`ServeCommand`): the four blocked in every thread,
+    /// no thread that ends the run on them.
+    static func block() {
+        signal(SIGXFSZ, SIG_IGN)
+        var set = signalSet()
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// The next of the four signals, waiting for it (`serve`'s main thread).
+    static func next() -> Int32 {
+        var set = signalSet()
+        var number: Int32 = 0
+        while sigwait(&set, &number) != 0 {}
+        return number
+    }
+
     /// A write to stdout found the reader gone (EPIPE): the run ends as SIGPIPE would end it.
     static func pipeClosed() {
         stop(by: SIGPIPE)

@@ -22,7 +22,8 @@ enum Tool {
             return finalStatus(ExitCode.success)
         case .run(let options):
             // Before any thread starts (threads inherit the blocked signals); --help and --version need none.
-            Signals.install()
+            // `serve` waits for its signals itself: SIGTERM drains it (SPEC 21).
+            if options.command == .serve { Signals.block() } else { Signals.install() }
             raiseOpenFileLimit()
             if let missing = missingDecodeWorker(options) {
                 Console.fail(missing)
@@ -35,6 +36,7 @@ enum Tool {
             case .sniff: status = SniffCommand(options: options).run()
             case .merge: status = MergeCommand(options: options).run()
             case .fix: status = FixCommand(options: options).run()
+            case .serve: status = ServeCommand(options: options).run()
             }
             return finalStatus(status)
         }

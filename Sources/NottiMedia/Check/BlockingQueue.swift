@@ -1,7 +1,7 @@
 import Glibc
 
 /// A FIFO that worker threads block on until an element arrives or it is closed.
-final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
+package final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     // All state is guarded by `condition`.
     private let condition = Condition()
     /// Popped slots are set to nil at once, so a popped element is freed as
@@ -10,7 +10,9 @@ final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     private var head = 0
     private var closed = false
 
-    func push(_ element: Element) {
+    package init() {}
+
+    package func push(_ element: Element) {
         condition.lock()
         elements.append(element)
         condition.signal()
@@ -18,7 +20,7 @@ final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     /// No more pushes: `pop` returns nil once the queue is drained.
-    func close() {
+    package func close() {
         condition.lock()
         closed = true
         condition.broadcast()
@@ -26,7 +28,7 @@ final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     /// The next element, waiting for one; nil when closed and empty.
-    func pop() -> Element? {
+    package func pop() -> Element? {
         condition.lock()
         defer { condition.unlock() }
         while head == elements.count && !closed { condition.wait() }

@@ -7,6 +7,12 @@ public struct PayloadError: Error, Sendable, Equatable {
     /// The platform whose API refuses a send request of its own (SPEC 20); nil for a payload, or FCM's request.
     package var refusedBy: SendRequest.Dialect?
 
+    package init(message: String, line: Int? = nil, column: Int? = nil) {
+        self.message = message
+        self.line = line
+        self.column = column
+    }
+
     /// `3:7: expected ',' or '}'` or just the message when there is no position.
     public var description: String {
         if let line, let column { return "\(line):\(column): \(message)" }

@@ -27,7 +27,7 @@ public struct Report: Sendable {
             }
         }
 
-        var json: JSONValue {
+        package var json: JSONValue {
             switch self {
             case .none: .null
             case .single(let facts): facts.json

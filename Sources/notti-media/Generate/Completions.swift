@@ -114,6 +114,7 @@ enum Completions {
         case .sniff: "local files' types, no network"
         case .merge: "join the JSON outputs of check's shards"
         case .fix: "write media that passes on every phone"
+        case .serve: "the verdict over HTTP, for each recipient"
         }
     }
 

@@ -31,6 +31,7 @@ enum Generated: String, CaseIterable {
         case .sniff: "FILE...|-"
         case .merge: "FILE..."
         case .fix: "PATH... --into DIR"
+        case .serve: ""
         }
     }
 

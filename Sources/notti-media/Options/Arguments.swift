@@ -140,6 +140,11 @@ enum Arguments {
             if options.rewriteDirectory != nil && options.operands.contains("-") {
                 throw UsageError("--rewrite writes each payload file again under DIR; standard input (-) has no file to write")
             }
+        case .serve:
+            guard options.operands.isEmpty else { throw UsageError("serve takes no operands, not '\(options.operands[0])'") }
+            if !options.listen.isLoopback && options.tokenPath == nil && options.basicAuthPath == nil {
+                throw UsageError("--listen \(options.listen) is not a loopback address: serving it needs --token FILE or --basic-auth FILE")
+            }
         case .merge:
             guard !options.operands.isEmpty else {
                 throw UsageError("merge expects the FILEs that check --format json --shard I/N wrote, one per shard")

@@ -17,6 +17,7 @@ enum HelpText {
         case .sniff?: sniff + optionList(for: .sniff)
         case .merge?: merge + optionList(for: .merge)
         case .fix?: fix + optionList(for: .fix)
+        case .serve?: serve + optionList(for: .serve)
         }
     }
 
@@ -96,6 +97,7 @@ enum HelpText {
           notti-media sniff FILE...|- [options]    local files' types, no network
           notti-media merge FILE... [options]      join check's shards' JSON outputs
           notti-media fix PATH... --into DIR       write media that passes everywhere
+          notti-media serve [options]              the verdict over HTTP, per recipient
           notti-media --help | COMMAND --help
           notti-media --version
 
@@ -213,6 +215,25 @@ enum HelpText {
         in input order, one summary, in any format. It streams: memory stays flat. A missing,
         repeated or foreign shard (another input's) is an error naming it. Exit 0 when all
         payloads passed, 1 when any failed, 2 for bad usage or shards that do not fit.
+
+        Options:
+
+        """
+
+    static let serve = """
+        Usage: notti-media serve [options]
+
+        An HTTP server (libmicrohttpd) a push platform asks while it renders each recipient's
+        message: GET /v1/media?url=URL&sdk=NAME&platform=ios|android|all[&send_at=TIME] answers
+        the verdict of that URL as that SDK's records give it (always 200 once a verdict is
+        reached: {"verdict": "pass"|"warn"|"fail", "ios", "android", "media", "cache",
+        "checkedAt"}, with Cache-Control: max-age the time it may still be reused); POST
+        /v1/check takes what check reads and answers its JSON records and summary; POST
+        /v1/warm takes JSON Lines of payloads or URLs and queues their checks; GET /healthz;
+        GET /metrics (Prometheus text). 400 for a bad request, 401 without the credentials,
+        413 for a body over --max-body, 503 past --queue. One verdict cache for every client;
+        concurrent asks for one URL wait for its one check. Each request is a line on stderr.
+        SIGTERM stops accepting, finishes what is in flight and exits 0.
 
         Options:
 

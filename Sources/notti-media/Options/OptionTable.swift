@@ -92,7 +92,7 @@ enum OptionTable {
             try FileTarget.check(text, option: "html")
             options.htmlPath = text
         },
-        OptionSpec("jobs", value: "N", [.check, .fix], expects: "N, concurrent downloads from 1 to 256",
+        OptionSpec("jobs", value: "N", [.check, .fix, .serve], expects: "N, concurrent downloads from 1 to 256",
                    help: ["concurrent downloads, 1 to 256 (default 8)"]) { options, text throws(UsageError) in
             guard let jobs = Int(text), (1...256).contains(jobs) else { throw byName("jobs").invalid(text) }
             options.jobs = jobs
@@ -177,26 +177,26 @@ enum OptionTable {
             guard let platforms = PlatformSelection(rawValue: text) else { throw byName("platform").invalid(text) }
             options.platforms = platforms
         },
-        OptionSpec("allow-http", [.process, .check, .fix],
+        OptionSpec("allow-http", [.process, .check, .fix, .serve],
                    help: ["the app allows arbitrary loads (an App Transport Security exception):",
                           "plain http, and servers without forward secrecy; nothing else of iOS's",
                           "connection rules (ats_violation); Notti refuses http whatever this says"]) { options, _ in
             options.allowHTTP = true
         },
-        OptionSpec("send-at", value: "TIME", [.process, .check, .fix],
+        OptionSpec("send-at", value: "TIME", [.process, .check, .fix, .serve],
                    expects: "TIME, an RFC 3339 date and time (2026-12-24T09:00:00Z, or with an offset: +01:00)",
                    help: ["when the campaign is sent (default: now): a signed URL that expires",
                           "before it, plus the push's lifetime, is url_expires"]) { options, text throws(UsageError) in
             guard let seconds = RFC3339.seconds(text) else { throw byName("send-at").invalid(text) }
             options.sendAt = seconds
         },
-        OptionSpec("device-headers", [.process, .check, .fix],
+        OptionSpec("device-headers", [.process, .check, .fix, .serve],
                    help: ["also fetch each URL with each phone's own request headers (iOS's",
                           "CFNetwork and Android's Dalvik User-Agent): a different answer is",
                           "device_dependent"]) { options, _ in
             options.deviceHeaders = true
         },
-        OptionSpec("no-decode", [.process, .check, .sniff],
+        OptionSpec("no-decode", [.process, .check, .sniff, .serve],
                    help: ["do not read files with the phone's decoders (SPEC 17): media.decoded",
                           "is null and no decoder finding is given, which every record and the",
                           "summary say; without it, a missing decode worker is an error (exit 2)"]) { options, _ in
@@ -210,7 +210,7 @@ enum OptionTable {
             guard let network = NetworkProfile(parsing: text) else { throw byName("network").invalid(text) }
             options.network = network
         },
-        OptionSpec("cache", value: "FILE", [.process, .check], expects: "FILE, an SQLite file (created when missing, in a folder that exists)",
+        OptionSpec("cache", value: "FILE", [.process, .check, .serve], expects: "FILE, an SQLite file (created when missing, in a folder that exists)",
                    help: ["keep verdicts, failing ones too, and validators in FILE (SQLite,", "created when missing in a folder that must exist; shared by runs",
                           "and processes); later runs ask the server If-None-Match /",
                           "If-Modified-Since and reuse them on 304. Off by default: a 304 says", "nothing about how long a full download takes now"]) { options, text throws(UsageError) in
@@ -219,12 +219,12 @@ enum OptionTable {
             try FileTarget.requireFolder(of: text, option: "cache")
             options.cachePath = text
         },
-        OptionSpec("timeout", value: "SECONDS", [.process, .check, .fix], expects: "SECONDS, a number greater than 0 and at most 86400",
+        OptionSpec("timeout", value: "SECONDS", [.process, .check, .fix, .serve], expects: "SECONDS, a number greater than 0 and at most 86400",
                    help: ["deadline for the whole transfer (default: the SDK's, 20 for", "notti and batch, else iOS's 30 s budget for an extension)"]) { options, text throws(UsageError) in
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 else { throw byName("timeout").invalid(text) }
             options.timeoutSeconds = seconds
         },
-        OptionSpec("max-bytes", value: "N", [.process, .check, .fix], expects: ByteCount.expected,
+        OptionSpec("max-bytes", value: "N", [.process, .check, .fix, .serve], expects: ByteCount.expected,
                    help: ["size limit in decoded bytes, e.g. 5000000, 10M or 10MiB, at most", "52428800 (default: the SDK's, 10485760 for notti; else iOS's",
                           "per-type limits, reading at most 52428800)"]) { options, text throws(UsageError) in
             options.maxBytes = try ByteCount.limit(text)
@@ -233,7 +233,7 @@ enum OptionTable {
                    help: ["the SDK's size limit to check against (default 10485760), at", "most 52428800"]) { options, text throws(UsageError) in
             options.maxBytes = try ByteCount.limit(text)
         },
-        OptionSpec("cacert", value: "FILE", [.process, .check, .fix], expects: "FILE, a PEM file of CA certificates",
+        OptionSpec("cacert", value: "FILE", [.process, .check, .fix, .serve], expects: "FILE, a PEM file of CA certificates",
                    help: ["also trust the CA certificates in FILE (PEM; at least one)"]) { options, text throws(UsageError) in
             guard access(text, R_OK) == 0 else { throw UsageError("--cacert: cannot read '\(text)'") }
             let certificates: Int
@@ -247,12 +247,12 @@ enum OptionTable {
             }
             options.caFile = FilePaths.standardized(text)
         },
-        OptionSpec("connect-to", value: "H:P:CH:CP", [.process, .check, .fix], expects: "HOST:PORT:CONNECT-HOST:CONNECT-PORT",
+        OptionSpec("connect-to", value: "H:P:CH:CP", [.process, .check, .fix, .serve], expects: "HOST:PORT:CONNECT-HOST:CONNECT-PORT",
                    help: ["connect to CH:CP whenever H:P is asked for (repeatable)"]) { options, text throws(UsageError) in
             guard text.split(separator: ":", omittingEmptySubsequences: false).count >= 4 else { throw byName("connect-to").invalid(text) }
             options.connectTo.append(text)
         },
-        OptionSpec("deny-private-networks", [.process, .check, .fix],
+        OptionSpec("deny-private-networks", [.process, .check, .fix, .serve],
                    help: ["refuse loopback, private, link-local, CGNAT, multicast and", "unspecified addresses, on every connection (blocked_address)"]) { options, _ in
             options.denyPrivateNetworks = true
         },
@@ -262,6 +262,41 @@ enum OptionTable {
         },
         OptionSpec("quiet", [.sniff], help: ["nothing on stderr but an error that stops the run; stdout is unchanged"]) { options, _ in
             options.quiet = true
+        },
+        OptionSpec("listen", value: "ADDR:PORT", [.serve], expects: "ADDR:PORT, an IPv4 or [IPv6] address and a port from 0 to 65535",
+                   help: ["where to listen (default 127.0.0.1:8480); any address but", "loopback needs --token or --basic-auth"]) { options, text throws(UsageError) in
+            guard let address = ServeAddress(text) else { throw byName("listen").invalid(text) }
+            options.listen = address
+        },
+        OptionSpec("token", value: "FILE", [.serve], expects: "FILE, whose first line is the bearer token",
+                   help: ["require Authorization: Bearer with the token on FILE's first line"]) { options, text throws(UsageError) in
+            guard !text.isEmpty else { throw byName("token").missing() }
+            options.tokenPath = text
+        },
+        OptionSpec("basic-auth", value: "FILE", [.serve], expects: "FILE, whose first line is user:password",
+                   help: ["require HTTP Basic credentials, user:password on FILE's first", "line (what Braze's :basic_auth sends)"]) { options, text throws(UsageError) in
+            guard !text.isEmpty else { throw byName("basic-auth").missing() }
+            options.basicAuthPath = text
+        },
+        OptionSpec("queue", value: "N", [.serve], expects: "N, checks waiting or running at once, from 1 to 1000000",
+                   help: ["answer 503 past N checks waiting or running (default 1024)"]) { options, text throws(UsageError) in
+            guard let count = Int(text), (1...1_000_000).contains(count) else { throw byName("queue").invalid(text) }
+            options.queue = count
+        },
+        OptionSpec("max-body", value: "N", [.serve], expects: ByteCount.expected + ", at most 1 GiB",
+                   help: ["the largest request body (default 4 MiB); larger is 413"]) { options, text throws(UsageError) in
+            guard let bytes = ByteCount.parse(text), bytes <= 1 << 30 else { throw byName("max-body").invalid(text) }
+            options.maxBody = bytes
+        },
+        OptionSpec("client-timeout", value: "SECONDS", [.serve], expects: "SECONDS, a whole number from 1 to 3600",
+                   help: ["drop a client still sending its request, or idle, after", "SECONDS (default 10)"]) { options, text throws(UsageError) in
+            guard let seconds = Int(text), (1...3600).contains(seconds) else { throw byName("client-timeout").invalid(text) }
+            options.clientTimeout = seconds
+        },
+        OptionSpec("cache-entries", value: "N", [.serve], expects: "N, verdicts kept in memory, from 1 to 10000000",
+                   help: ["verdicts kept in memory, the least recently used forgotten first", "(default 100000)"]) { options, text throws(UsageError) in
+            guard let count = Int(text), (1...10_000_000).contains(count) else { throw byName("cache-entries").invalid(text) }
+            options.cacheEntries = count
         },
     ]
 

@@ -1,7 +1,7 @@
 import NottiMedia
 
 enum Command: String, CaseIterable {
-    case process, check, sniff, merge, fix
+    case process, check, sniff, merge, fix, serve
 }
 
 enum OutputFormat: String {
@@ -77,6 +77,20 @@ struct Options {
     var maxSide = 2048
     /// `fix --target-bytes N`: a picture rendition's most bytes (default 300,000).
     var targetBytes = 300_000
+    /// `serve --listen ADDR:PORT` (SPEC 21): loopback by default.
+    var listen = ServeAddress(host: "127.0.0.1", port: 8480)
+    /// `serve --token FILE`: the bearer token, its first line.
+    var tokenPath: String?
+    /// `serve --basic-auth FILE`: `user:password`, its first line.
+    var basicAuthPath: String?
+    /// `serve --queue N`: checks waiting or running at once before 503.
+    var queue = 1024
+    /// `serve --max-body N`: the largest request body.
+    var maxBody = 4 << 20
+    /// `serve --client-timeout SECONDS`: a client still sending its request after this is dropped.
+    var clientTimeout = 10
+    /// `serve --cache-entries N`: verdicts kept in memory.
+    var cacheEntries = 100_000
 
     /// `--shard auto` made concrete: GitLab's `CI_NODE_INDEX` / `CI_NODE_TOTAL`
     /// (1-based), else Kubernetes' `JOB_COMPLETION_INDEX` (0-based) with `--shard-count`.

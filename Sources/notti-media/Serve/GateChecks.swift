@@ -1,0 +1,183 @@
+import Glibc
+import NottiMedia
+
+/// The gate's checks (SPEC 21): worker threads that take asks from one queue and run
+/// each through the library's one-payload door (`ServiceExtension`) with the run's
+/// options, one decode worker pair shared by all of them, attachments stored in the
+/// server's private folder and removed once judged (the gate answers verdicts, not files).
+final class GateChecks: Sendable {
+    /// One ask: the cache key it answers, the URL, whose records, which phones, and when the campaign is sent.
+    struct Ask: Sendable {
+        let key: String
+        let url: String
+        let sdk: SDK
+        let platforms: PlatformSelection
+        let sendAt: Int?
+    }
+
+    /// A whole-input check (`POST /v1/check`): its records and summary, given to `done`.
+    struct Batch: Sendable {
+        let body: [UInt8]
+        let selection: SDKSelection
+        let done: @Sendable (String) -> Void
+    }
+
+    private enum Job: Sendable {
+        case ask(Ask)
+        case batch(Batch)
+    }
+
+    private let queue = BlockingQueue<Job>()
+    private let threads: [JoinableThread]
+    let cache: VerdictCache
+    let metrics: GateMetrics
+
+    init(options: FetchOptions, workers: Int, folder: String, revalidation: RevalidationCache?, decoder: DecodeWorker,
+         cache: VerdictCache, metrics: GateMetrics) {
+        self.cache = cache
+        self.metrics = metrics
+        let queue = self.queue
+        threads = (0..<workers).map { _ in
+            JoinableThread {
+                var extensions = ExtensionShelf(options: options, folder: folder, revalidation: revalidation, decoder: decoder)
+                while let job = queue.pop() {
+                    switch job {
+                    case .ask(let ask):
+                        metrics.checkStarted()
+                        let verdict = Self.check(ask, shelf: &extensions)
+                        metrics.checkFinished(verdict: verdict.verdict, codes: verdict.codes)
+                        cache.finish(ask.key, verdict: verdict)
+                    case .batch(let batch):
+                        batch.done(Self.check(batch, shelf: &extensions))
+                    }
+                }
+            }
+        }
+    }
+
+    func enqueue(_ ask: Ask) { queue.push(.ask(ask)) }
+    func enqueue(_ batch: Batch) { queue.push(.batch(batch)) }
+
+    /// No more jobs: the workers finish the queue and end.
+    func finish() {
+        queue.close()
+        threads.forEach { $0.join() }
+    }
+
+    /// `ask`'s verdict: a failure to run the check at all is a failing verdict that says so, never a pass.
+    private static func check(_ ask: Ask, shelf: inout ExtensionShelf) -> GateVerdict {
+        let text = GateProbe.request(url: ask.url, sdk: ask.sdk)
+        do {
+            let payload = try Payload(json: Array(text.utf8))
+            let service = try shelf.service(sdk: .fixed(ask.sdk), sendAt: ask.sendAt)
+            let handled = try service.handleDeliveries(payload, source: ask.url, platforms: ask.platforms)
+            let reports = handled?.reports ?? []
+            shelf.removeAttachments(of: reports)
+            return GateProbe.verdict(reports)
+        } catch {
+            let report = Report.invalidPayload(source: ask.url, sdk: ask.sdk, error: PayloadError(message: "the check could not run: \(error)"))
+            return GateProbe.verdict([report])
+        }
+    }
+
+    /// `POST /v1/check`: each input of the body checked as `check` checks it; its JSON records, then the summary.
+    private static func check(_ batch: Batch, shelf: inout ExtensionShelf) -> String {
+        var lines: [String] = []
+        var inputs = 0, records = 0, passed = 0
+        for (index, input) in GateInput.split(batch.body).enumerated() {
+            inputs += 1
+            var reports: [Report]
+            do {
+                let payload = try Payload(json: input.bytes)
+                let service = try shelf.service(sdk: batch.selection, sendAt: nil)
+                do {
+                    reports = try service.handleDeliveries(payload, source: input.source, platforms: .all)?.reports ?? []
+                    shelf.removeAttachments(of: reports)
+                } catch {
+                    // A send request its platform refuses: each platform's record says so, as check's do.
+                    reports = Platform.allCases.map { platform in
+                        var report = Report.invalidPayload(source: "\(input.source)#\(platform.rawValue)", error: error)
+                        report.platform = platform
+                        return report
+                    }
+                }
+            } catch let error as PayloadError {
+                reports = [Report.invalidPayload(source: input.source, error: error)]
+            } catch {
+                reports = [Report.invalidPayload(source: input.source, error: PayloadError(message: "the check could not run: \(error)"))]
+            }
+            for var report in reports {
+                report.index = index
+                records += 1
+                if report.passed { passed += 1 }
+                lines.append(JSONWriter.string(report.json))
+            }
+        }
+        lines.append(JSONWriter.string(.object([JSONMember("summary", .object([
+            JSONMember("inputs", .int(inputs)), JSONMember("payloads", .int(records)), JSONMember("passed", .int(passed)),
+            JSONMember("failed", .int(records - passed)),
+        ]))])))
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// A worker's extensions, one per SDK choice and send time it has been asked for (a few), each with its own
+/// libcurl handle, all sharing the decode workers.
+struct ExtensionShelf {
+    let options: FetchOptions
+    let folder: String
+    let revalidation: RevalidationCache?
+    let decoder: DecodeWorker
+    private var made: [String: ServiceExtension] = [:]
+
+    init(options: FetchOptions, folder: String, revalidation: RevalidationCache?, decoder: DecodeWorker) {
+        self.options = options
+        self.folder = folder
+        self.revalidation = revalidation
+        self.decoder = decoder
+    }
+
+    mutating func service(sdk: SDKSelection, sendAt: Int?) throws(ServiceExtensionError) -> ServiceExtension {
+        let key = "\(sdk)|\(sendAt.map(String.init) ?? "")"
+        if let service = made[key] { return service }
+        var options = self.options
+        if let sendAt { options.sendAt = sendAt }
+        let service = try ServiceExtension(
+            options: options, selection: sdk, outputDirectory: folder, ownedPaths: .run, cache: revalidation, decoder: decoder)
+        // A few choices in practice; a client naming many send times cannot grow the shelf without bound.
+        if made.count >= 32 { made.removeAll() }
+        made[key] = service
+        return service
+    }
+
+    /// The files a check stored: only the verdict is kept.
+    func removeAttachments(of reports: [Report]) {
+        for report in reports {
+            for attachment in report.attachments where FilePaths.parent(attachment.filePath) == folder {
+                unlink(attachment.filePath)
+            }
+        }
+    }
+}
+
+/// A request body as `check` reads it: one JSON document (an object, or an array of them), else JSON Lines.
+enum GateInput {
+    struct Item {
+        let source: String
+        let bytes: [UInt8]
+    }
+
+    static func split(_ body: [UInt8]) -> [Item] {
+        let trimmed = body.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        if trimmed.first == UInt8(ascii: "["), let value = try? JSONParser.parse(Array(trimmed)), case .array(let elements) = value {
+            return elements.enumerated().map { Item(source: "body[\($0.offset)]", bytes: Array(JSONWriter.string($0.element).utf8)) }
+        }
+        if (try? JSONParser.parse(Array(trimmed))) != nil { return [Item(source: "body", bytes: Array(trimmed))] }
+        var items: [Item] = []
+        for (number, line) in body.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+            items.append(Item(source: "body:\(number + 1)", bytes: Array(line)))
+        }
+        return items
+    }
+}
