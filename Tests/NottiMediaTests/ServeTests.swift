@@ -271,6 +271,26 @@ import Testing
         #expect(log.contains("notti-media serve: stopped"))
     }
 
+    /// docs/serve.md's Braze snippet reads fields of the saved answer: each is in a real answer (Braze adds
+    /// `__http_status_code__` itself), under the route and parameters the snippet asks.
+    @Test func theBrazeSnippetReadsFieldsTheAnswerHas() throws {
+        let doc = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/serve.md"), encoding: .utf8)
+        let snippet = try #require(doc.components(separatedBy: "```liquid\n").dropFirst().first?.components(separatedBy: "```").first)
+        #expect(snippet.contains("/v1/media?url={{hero | url_param_escape}}&sdk=braze&platform=all"))
+        #expect(snippet.contains(":save gate") && snippet.contains(":cache_max_age") && snippet.contains(":retry") && snippet.contains("abort_message"))
+        let fields = Set(snippet.matches(of: /[ {(]gate\.([a-z_]+(?:\.[a-z_]+)?)/).map { String($0.1) }).subtracting(["__http_status_code__"])
+        #expect(fields == ["verdict", "ios.reason", "android.reason"], "\(fields)")
+        let gate = try Gate()
+        let reply = try Self.ask(gate.port, path: mediaPath("/status/404", "sdk=braze&platform=all")).json
+        for field in fields {
+            let parts = field.split(separator: ".").map(String.init)
+            let value: Any? = parts.count == 1 ? reply[parts[0]] : (reply[parts[0]] as? [String: Any])?[parts[1]]
+            #expect(value as? String != nil, "\(field) in \(reply)")
+        }
+        #expect(reply["verdict"] as? String == "fail", "the snippet aborts on it")
+        _ = gate.stop()
+    }
+
     @Test func checkAndWarmAndMetrics() throws {
         let gate = try Gate()
         let tag = "warm-\(UUID().uuidString.prefix(8))"
