@@ -65,6 +65,9 @@ struct server {
     int stopping;
 };
 
+// The one server a process runs (serve starts one): what serve_received marks and serve_stop ends.
+static struct server *running;
+
 static time_t now(void) {
     struct timespec at;
     clock_gettime(CLOCK_MONOTONIC, &at);
@@ -143,9 +146,13 @@ static void request_completed(void *cls, struct MHD_Connection *connection, void
 }
 
 void serve_received(struct MHD_Connection *connection) {
-    // The entry belongs to the connection, which is not closed while its handler runs.
+    // The entry belongs to the connection, which is not closed while its handler runs; the watchdog reads it under the lock.
+    struct server *server = running;
     struct watched *entry = entry_of(connection);
-    if (entry) __atomic_store_n(&entry->received, 1, __ATOMIC_RELAXED);
+    if (!server || !entry) return;
+    pthread_mutex_lock(&server->lock);
+    entry->received = 1;
+    pthread_mutex_unlock(&server->lock);
 }
 
 struct MHD_Daemon *serve_start(const char *address, uint16_t port, unsigned threads, unsigned client_timeout,
@@ -175,6 +182,8 @@ struct MHD_Daemon *serve_start(const char *address, uint16_t port, unsigned thre
     server->context = context;
     server->timeout = client_timeout;
     pthread_mutex_init(&server->lock, NULL);
+    // Set before the daemon's threads start: their first request marks itself through it.
+    running = server;
     struct MHD_Daemon *daemon = mhd.MHD_start_daemon(
         flags, port, NULL, NULL, access_handler, server,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&storage,
@@ -186,6 +195,7 @@ struct MHD_Daemon *serve_start(const char *address, uint16_t port, unsigned thre
         MHD_OPTION_END);
     if (!daemon) {
         snprintf(error, size, "cannot listen on %s port %u (in use, or not an address of this machine)", address, port);
+        running = NULL;
         pthread_mutex_destroy(&server->lock);
         free(server);
         return NULL;
@@ -211,6 +221,20 @@ unsigned serve_connections(struct MHD_Daemon *daemon) {
 
 void serve_stop(struct MHD_Daemon *daemon) {
     mhd.MHD_stop_daemon(daemon);
+    struct server *server = running;
+    if (!server) return;
+    running = NULL;
+    pthread_mutex_lock(&server->lock);
+    server->stopping = 1;
+    pthread_mutex_unlock(&server->lock);
+    pthread_join(server->watchdog, NULL);
+    // Every connection is closed by now; any entry left (none, normally) goes with the server.
+    for (struct watched *entry = server->open, *next; entry; entry = next) {
+        next = entry->next;
+        free(entry);
+    }
+    pthread_mutex_destroy(&server->lock);
+    free(server);
 }
 
 const char *serve_value(struct MHD_Connection *connection, int kind, const char *key) {

@@ -240,6 +240,14 @@ import Testing
         _ = gate.stop()
     }
 
+    /// The client timeout is for a client's own sending: a request received whole waits for its check however long it takes.
+    @Test func aCheckLongerThanTheClientTimeoutIsStillAnswered() throws {
+        let gate = try Gate(["--client-timeout", "1"])
+        let reply = try Self.ask(gate.port, path: mediaPath("/slow/2500/u/long-\(UUID().uuidString.prefix(8))/media/logo.png"))
+        #expect(reply.status == 200 && reply.json["verdict"] as? String == "pass", "\(reply.status)")
+        _ = gate.stop()
+    }
+
     /// A decoder that dies on a file costs that verdict (`undecodable_media`), not the server.
     @Test func aDecoderThatDiesCostsOneVerdict() throws {
         let folder = Paths.temporaryFolder()
