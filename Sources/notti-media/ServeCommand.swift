@@ -25,19 +25,32 @@ struct ServeCommand {
             Console.fail("\(error)")
             return ExitCode.usage
         }
-        let environment = ProcessFacts.environment()
-        let parent = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        // Attachments are judged, then removed, in a private folder; with --cache they are the cache's (a 304 after a
+        // restart reuses the stored file, SPEC 14), kept beside it in notti-media-attachments.
         let folder: String
-        switch OwnedPaths.run.makeTemporaryFolder(in: parent, prefix: "notti-media-serve-") {
-        case .success(let made): folder = made
-        case .failure(let error):
-            Console.fail("cannot create a temporary folder in \(parent): \(error.message) (set TMPDIR to a folder you can write)")
-            return ExitCode.localFailure
+        let keepsFiles = options.cachePath != nil
+        if let cachePath = options.cachePath {
+            folder = FilePaths.parent(FilePaths.standardized(cachePath)) + "/notti-media-attachments"
+            guard mkdir(folder, 0o755) == 0 || errno == EEXIST else {
+                Console.fail("cannot create \(folder): \(Errno(errno).message)")
+                return ExitCode.localFailure
+            }
+        } else {
+            let environment = ProcessFacts.environment()
+            let parent = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+            switch OwnedPaths.run.makeTemporaryFolder(in: parent, prefix: "notti-media-serve-") {
+            case .success(let made): folder = made
+            case .failure(let error):
+                Console.fail("cannot create a temporary folder in \(parent): \(error.message) (set TMPDIR to a folder you can write)")
+                return ExitCode.localFailure
+            }
         }
         defer {
-            OwnedPaths.run.removeFiles(in: folder)
-            Self.removeFiles(in: folder)
-            OwnedPaths.run.removeFolder(folder)
+            if !keepsFiles {
+                OwnedPaths.run.removeFiles(in: folder)
+                Self.removeFiles(in: folder)
+                OwnedPaths.run.removeFolder(folder)
+            }
         }
         var loadError = [CChar](repeating: 0, count: 256)
         guard serve_load(&loadError, loadError.count) != 0 else {
@@ -47,7 +60,7 @@ struct ServeCommand {
         let metrics = GateMetrics()
         let cache = VerdictCache(capacity: options.cacheEntries, queueLimit: options.queue)
         let checks = GateChecks(
-            options: Tool.fetchOptions(from: options), workers: options.jobs ?? 8, folder: folder,
+            options: Tool.fetchOptions(from: options), workers: options.jobs ?? 8, folder: folder, keepsFiles: keepsFiles,
             revalidation: Tool.openCache(options), decoder: Tool.decoder(options), cache: cache, metrics: metrics)
         let server = GateServer(
             settings: GateServer.Settings(maxBody: options.maxBody, credentials: credentials, queueLimit: options.queue),

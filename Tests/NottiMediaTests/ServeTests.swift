@@ -169,6 +169,24 @@ import Testing
         #expect(!log.contains("s3cret") && !log.contains(Data("braze:pass word".utf8).base64EncodedString()), "credentials never logged")
     }
 
+    /// `--cache DIR`: the verdicts' validators outlive a restart; the restarted gate asks with If-None-Match and reuses on 304.
+    @Test func theCacheFolderOutlivesARestart() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = mediaPath("/u/restart-\(UUID().uuidString.prefix(8))/bytes/2000?mode=length")
+        let first = try Gate(["--cache", folder.path])
+        let cold = try Self.ask(first.port, path: path)
+        #expect((cold.json["media"] as? [String: Any])?["cache"] as? String == "fetched")
+        #expect(first.stop().status == 0)
+        #expect(Set(Paths.contents(of: folder)).isSuperset(of: ["notti-media-cache.sqlite", "notti-media-attachments"]), "\(Paths.contents(of: folder))")
+        let second = try Gate(["--cache", folder.path])
+        let again = try Self.ask(second.port, path: path)
+        #expect(again.status == 200 && again.json["verdict"] as? String == cold.json["verdict"] as? String)
+        #expect((again.json["media"] as? [String: Any])?["cache"] as? String == "revalidated", "\(again.json["media"] ?? "")")
+        _ = second.stop()
+    }
+
     @Test func anotherAddressThanLoopbackNeedsCredentials() throws {
         let result = try CLI.run(["serve", "--listen", "0.0.0.0:0"])
         #expect(result.status == 2)

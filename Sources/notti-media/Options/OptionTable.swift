@@ -210,7 +210,22 @@ enum OptionTable {
             guard let network = NetworkProfile(parsing: text) else { throw byName("network").invalid(text) }
             options.network = network
         },
-        OptionSpec("cache", value: "FILE", [.process, .check, .serve], expects: "FILE, an SQLite file (created when missing, in a folder that exists)",
+        OptionSpec("cache", value: "DIR", [.serve], expects: "DIR, an existing folder (or FILE, an SQLite file in one)",
+                   help: ["keep verdicts and validators in DIR/notti-media-cache.sqlite (or", "FILE), shared across restarts and processes: after a restart an",
+                          "ask revalidates with If-None-Match / If-Modified-Since"]) { options, text throws(UsageError) in
+            guard !text.isEmpty else { throw byName("cache").missing() }
+            var info = stat()
+            // SPEC 21 names a folder; a file works as for check (SPEC 14).
+            if stat(text, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                options.cachePath = FilePaths.standardized(text) + "/notti-media-cache.sqlite"
+                try FileTarget.check(options.cachePath!, option: "cache")
+                return
+            }
+            try FileTarget.check(text, option: "cache")
+            try FileTarget.requireFolder(of: text, option: "cache")
+            options.cachePath = text
+        },
+        OptionSpec("cache", value: "FILE", [.process, .check], expects: "FILE, an SQLite file (created when missing, in a folder that exists)",
                    help: ["keep verdicts, failing ones too, and validators in FILE (SQLite,", "created when missing in a folder that must exist; shared by runs",
                           "and processes); later runs ask the server If-None-Match /",
                           "If-Modified-Since and reuse them on 304. Off by default: a 304 says", "nothing about how long a full download takes now"]) { options, text throws(UsageError) in

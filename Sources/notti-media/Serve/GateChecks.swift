@@ -32,14 +32,15 @@ final class GateChecks: Sendable {
     let cache: VerdictCache
     let metrics: GateMetrics
 
-    init(options: FetchOptions, workers: Int, folder: String, revalidation: RevalidationCache?, decoder: DecodeWorker,
+    /// - Parameter keepsFiles: the attachments are `--cache`'s (kept for a later 304), not removed once judged.
+    init(options: FetchOptions, workers: Int, folder: String, keepsFiles: Bool, revalidation: RevalidationCache?, decoder: DecodeWorker,
          cache: VerdictCache, metrics: GateMetrics) {
         self.cache = cache
         self.metrics = metrics
         let queue = self.queue
         threads = (0..<workers).map { _ in
             JoinableThread {
-                var extensions = ExtensionShelf(options: options, folder: folder, revalidation: revalidation, decoder: decoder)
+                var extensions = ExtensionShelf(options: options, folder: folder, keepsFiles: keepsFiles, revalidation: revalidation, decoder: decoder)
                 while let job = queue.pop() {
                     switch job {
                     case .ask(let ask):
@@ -126,13 +127,15 @@ final class GateChecks: Sendable {
 struct ExtensionShelf {
     let options: FetchOptions
     let folder: String
+    let keepsFiles: Bool
     let revalidation: RevalidationCache?
     let decoder: DecodeWorker
     private var made: [String: ServiceExtension] = [:]
 
-    init(options: FetchOptions, folder: String, revalidation: RevalidationCache?, decoder: DecodeWorker) {
+    init(options: FetchOptions, folder: String, keepsFiles: Bool, revalidation: RevalidationCache?, decoder: DecodeWorker) {
         self.options = options
         self.folder = folder
+        self.keepsFiles = keepsFiles
         self.revalidation = revalidation
         self.decoder = decoder
     }
@@ -150,8 +153,9 @@ struct ExtensionShelf {
         return service
     }
 
-    /// The files a check stored: only the verdict is kept.
+    /// The files a check stored: only the verdict is kept (unless they are the cache's).
     func removeAttachments(of reports: [Report]) {
+        guard !keepsFiles else { return }
         for report in reports {
             for attachment in report.attachments where FilePaths.parent(attachment.filePath) == folder {
                 unlink(attachment.filePath)
