@@ -229,10 +229,8 @@ public final class CheckPipeline: @unchecked Sendable {
         let source = item.input.source
         let payload: Payload
         let invalidSDK: SDK = if case .fixed(let sdk) = configuration.selection { sdk } else { .notti }
-        func invalid(_ error: PayloadError, source: String = source, platform: Platform = .ios) -> Report {
-            var report = Report.invalidPayload(source: source, sdk: invalidSDK, error: error, strict: configuration.strict)
-            report.platform = platform
-            return report
+        func invalid(_ error: PayloadError) -> Report {
+            Report.invalidPayload(source: source, sdk: invalidSDK, error: error, strict: configuration.strict)
         }
         switch item.input.body {
         case .unreadable(let message):
@@ -251,9 +249,9 @@ public final class CheckPipeline: @unchecked Sendable {
                 platforms: configuration.platforms, policies: policies
             ) { checkedURLs.check($0, key: $1, allowHTTP: $2) }
         } catch {
-            // FCM refuses the whole request: both records say so.
-            let reports = Platform.allCases.filter { configuration.platforms.includes($0) }
-                .map { invalid(error, source: "\(source)#\($0.rawValue)", platform: $0) }
+            // The platform refuses the whole request: each record says so.
+            let reports = Report.refusedRequest(
+                source: source, sdk: invalidSDK, error: error, strict: configuration.strict, platforms: configuration.platforms)
             return record(item.sequence, reports, line: item.input.lineNumber, index: item.input.index)
         }
         let deliveries = inputDeliveries.list

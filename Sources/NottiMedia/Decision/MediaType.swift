@@ -73,7 +73,7 @@ package enum MediaType: String, Sendable, CaseIterable {
 
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
-    func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         var slice = Substring(self)
         while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
         while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }

@@ -105,6 +105,18 @@ public struct Report: Sendable {
             diagnostics: [diagnostic], contentSource: .none, attachments: [], strict: strict)
     }
 
+    /// A send request its platform refuses: nothing reaches a phone, and each platform's record (`source#ios`,
+    /// `source#android`, as `platforms` keeps them) says so.
+    package static func refusedRequest(
+        source: String, sdk: SDK = .notti, error: PayloadError, strict: Bool = false, platforms: PlatformSelection = .all
+    ) -> [Report] {
+        Platform.allCases.filter { platforms.includes($0) }.map { platform in
+            var report = invalidPayload(source: "\(source)#\(platform.rawValue)", sdk: sdk, error: error, strict: strict)
+            report.platform = platform
+            return report
+        }
+    }
+
     /// No diagnostic is an error (with `strict`, no warning either).
     public var passed: Bool {
         !diagnostics.contains { $0.severity == .error || (strict && $0.severity == .warning) }

@@ -31,16 +31,31 @@ package final class HTTPFacts: Sendable, Equatable {
         notCacheableBecause = Self.notCacheable(cacheControl: cacheControl, setsCookie: setsCookie, vary: vary)
     }
 
+    /// How long a cache may reuse this response without asking again: the first `max-age` or `s-maxage`
+    /// with a number, less `Age`; 0 for `no-store`, `no-cache` or `private`, or when it says none (serve's verdicts, SPEC 21).
+    package var freshSeconds: Int {
+        let directives = Self.directives(cacheControl)
+        if directives.contains(where: { $0.value == nil && ["no-store", "no-cache", "private"].contains($0.name) }) { return 0 }
+        let lifetime = directives.first { ($0.name == "max-age" || $0.name == "s-maxage") && $0.seconds != nil }?.seconds ?? 0
+        return max(0, lifetime - (age.flatMap { Int($0.trimmingWhitespace()) } ?? 0))
+    }
+
+    /// `Cache-Control`'s directives, lowercased, each with its value (quotes taken off) when it has one.
+    private static func directives(_ cacheControl: String?) -> [(name: String, value: String?, seconds: Int?)] {
+        (cacheControl ?? "").lowercased().split(separator: ",").map { directive in
+            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
+            let value = parts.count == 2 ? parts[1] : nil
+            return (parts.first ?? "", value, value.flatMap { Int($0.trimmingCharacters(in: "\"")) })
+        }
+    }
+
     /// `no-store`, `no-cache`, `private`, a zero `max-age` or `s-maxage`,
     /// `Set-Cookie`, or `Vary: *`.
     private static func notCacheable(cacheControl: String?, setsCookie: Bool, vary: String?) -> String? {
-        let directives = (cacheControl ?? "").lowercased().split(separator: ",").map { $0.trimmingWhitespace() }
-        for directive in directives {
-            if ["no-store", "no-cache", "private"].contains(directive) { return "Cache-Control: \(directive)" }
-            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
-            if parts.count == 2, ["max-age", "s-maxage"].contains(parts[0]),
-               let seconds = Int(parts[1].trimmingCharacters(in: "\"")), seconds <= 0 {
-                return "Cache-Control: \(parts[0])=\(parts[1])"
+        for directive in directives(cacheControl) {
+            if directive.value == nil, ["no-store", "no-cache", "private"].contains(directive.name) { return "Cache-Control: \(directive.name)" }
+            if let value = directive.value, ["max-age", "s-maxage"].contains(directive.name), let seconds = directive.seconds, seconds <= 0 {
+                return "Cache-Control: \(directive.name)=\(value)"
             }
         }
         if setsCookie { return "Set-Cookie" }

@@ -309,7 +309,7 @@ enum OptionTable {
             options.clientTimeout = seconds
         },
         OptionSpec("cache-entries", value: "N", [.serve], expects: "N, verdicts kept in memory, from 1 to 10000000",
-                   help: ["verdicts kept in memory, the least recently used forgotten first", "(default 100000)"]) { options, text throws(UsageError) in
+                   help: ["verdicts kept in memory, the oldest forgotten first (default", "100000)"]) { options, text throws(UsageError) in
             guard let count = Int(text), (1...10_000_000).contains(count) else { throw byName("cache-entries").invalid(text) }
             options.cacheEntries = count
         },

@@ -96,11 +96,7 @@ final class GateChecks: Sendable {
                     shelf.removeAttachments(of: reports)
                 } catch {
                     // A send request its platform refuses: each platform's record says so, as check's do.
-                    reports = Platform.allCases.map { platform in
-                        var report = Report.invalidPayload(source: "\(input.source)#\(platform.rawValue)", error: error)
-                        report.platform = platform
-                        return report
-                    }
+                    reports = Report.refusedRequest(source: input.source, error: error)
                 }
             } catch let error as PayloadError {
                 reports = [Report.invalidPayload(source: input.source, error: error)]
@@ -172,11 +168,12 @@ enum GateInput {
     }
 
     static func split(_ body: [UInt8]) -> [Item] {
-        let trimmed = body.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        if trimmed.first == UInt8(ascii: "["), let value = try? JSONParser.parse(Array(trimmed)), case .array(let elements) = value {
+        let trimmed = Array(body.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })
+        // Read once as one document: an array is its elements, anything else the body whole.
+        if let value = try? JSONParser.parse(trimmed) {
+            guard case .array(let elements) = value else { return [Item(source: "body", bytes: trimmed)] }
             return elements.enumerated().map { Item(source: "body[\($0.offset)]", bytes: Array(JSONWriter.string($0.element).utf8)) }
         }
-        if (try? JSONParser.parse(Array(trimmed))) != nil { return [Item(source: "body", bytes: Array(trimmed))] }
         var items: [Item] = []
         for (number, line) in body.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }

@@ -82,20 +82,11 @@ enum GateProbe {
                            freshSeconds: reports.compactMap { freshness(of: $0) }.min() ?? 0)
     }
 
-    /// How long the media's own server lets its answer be reused (`Cache-Control: max-age` less `Age`;
-    /// none for `no-store`, `no-cache` or `private`), which bounds how long the verdict is reused; nil when
-    /// no download was made.
+    /// How long the media's own server lets its answer be reused (`HTTPFacts.freshSeconds`), which bounds how long
+    /// the verdict is reused; nil when no download was made.
     static func freshness(of report: Report) -> Int? {
         guard let facts = report.media.all.first else { return nil }
-        guard let http = facts.http else { return 0 }
-        let directives = (http.cacheControl ?? "").lowercased().split(separator: ",").map { $0.trimmed }
-        if directives.contains(where: { $0 == "no-store" || $0 == "no-cache" || $0 == "private" }) { return 0 }
-        let maxAge = directives.compactMap { directive -> Int? in
-            for name in ["s-maxage=", "max-age="] where directive.hasPrefix(name) { return Int(directive.dropFirst(name.count)) }
-            return nil
-        }.first ?? 0
-        let age = http.age.flatMap { Int($0.trimmed) } ?? 0
-        return max(0, maxAge - age)
+        return facts.http?.freshSeconds ?? 0
     }
 }
 
@@ -107,14 +98,4 @@ struct GateVerdict: Sendable {
     let codes: [String]
     /// How long it may be reused, from the media server's own freshness.
     let freshSeconds: Int
-}
-
-extension StringProtocol {
-    /// Without the spaces and tabs around it.
-    var trimmed: String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return String(slice)
-    }
 }

@@ -136,8 +136,7 @@ final class GateServer: Sendable {
 
     /// The answer now, or nil when a check will give it (`deliver`).
     private func route(_ exchange: Exchange) -> Answer? {
-        let routes = ["/v1/media": "GET", "/v1/check": "POST", "/v1/warm": "POST", "/healthz": "GET", "/metrics": "GET"]
-        guard let method = routes[exchange.path] else { return .error(404, "no such route: \(exchange.path)") }
+        guard let method = Self.routes[exchange.path] else { return .error(404, "no such route: \(exchange.path)") }
         guard exchange.method == method || (method == "GET" && exchange.method == "HEAD") else {
             return .error(405, "\(exchange.path) takes \(method), not \(exchange.method)", headers: ["Allow: \(method)"])
         }
@@ -206,7 +205,7 @@ final class GateServer: Sendable {
             checks.enqueue(GateChecks.Ask(key: key, url: url, sdk: parameters.sdk, platforms: parameters.platforms, sendAt: parameters.sendAt))
             return nil
         case .full:
-            return .error(503, "over the queue (--queue \(settings.queueLimit) checks waiting or running): ask again", headers: ["Retry-After: 1"])
+            return overQueue
         }
     }
 
@@ -233,7 +232,7 @@ final class GateServer: Sendable {
             return .error(400, "the body is empty: POST one payload or request, or JSON Lines of them")
         }
         guard checks.cache.running < settings.queueLimit else {
-            return .error(503, "over the queue (--queue \(settings.queueLimit) checks waiting or running): ask again", headers: ["Retry-After: 1"])
+            return overQueue
         }
         checks.enqueue(GateChecks.Batch(body: exchange.body, selection: selection) { text in
             exchange.deliver(Answer(status: 200, body: text, contentType: "application/x-ndjson"))
@@ -252,7 +251,7 @@ final class GateServer: Sendable {
         var urls: [String] = []
         var seen = Set<String>()
         for item in GateInput.split(exchange.body) {
-            let text = String(decoding: item.bytes, as: UTF8.self).trimmed
+            let text = String(decoding: item.bytes, as: UTF8.self).trimmingWhitespace()
             var found: [String] = []
             if text.hasPrefix("https://") || text.hasPrefix("http://") {
                 found = [text]
@@ -299,8 +298,8 @@ final class GateServer: Sendable {
             serve_respond(exchange.connection, UInt32(answer.status), pointer, body.utf8.count, answer.contentType,
                           headers[0], headers[1])
         }
-        let seconds = Double((MonotonicInstant.now - exchange.started).components.attoseconds) / 1e18
-            + Double((MonotonicInstant.now - exchange.started).components.seconds)
+        let elapsed = (MonotonicInstant.now - exchange.started).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         metrics.request(route: Self.routeLabel(exchange.path), status: answer.status, seconds: seconds)
         let cache = answer.cacheHit.map { $0 ? "hit" : "miss" } ?? "-"
         Console.err("\(exchange.method) \(exchange.path) \(answer.status) \(Int((seconds * 1000).rounded())) ms \(cache)")
@@ -309,7 +308,15 @@ final class GateServer: Sendable {
 
     /// A path as a metric label: the routes by name, anything else as one label (a client cannot grow the metrics).
     static func routeLabel(_ path: String) -> String {
-        ["/v1/media", "/v1/check", "/v1/warm", "/healthz", "/metrics"].contains(path) ? path : "other"
+        routes[path] == nil ? "other" : path
+    }
+
+    /// The routes and the method each takes.
+    static let routes = ["/v1/media": "GET", "/v1/check": "POST", "/v1/warm": "POST", "/healthz": "GET", "/metrics": "GET"]
+
+    /// 503: the queue is full; never a verdict the gate did not reach.
+    private var overQueue: Answer {
+        .error(503, "over the queue (--queue \(settings.queueLimit) checks waiting or running): ask again", headers: ["Retry-After: 1"])
     }
 }
 
