@@ -31,8 +31,10 @@ struct ServeCommand {
         let keepsFiles = options.cachePath != nil
         if let cachePath = options.cachePath {
             folder = FilePaths.parent(FilePaths.standardized(cachePath)) + "/notti-media-attachments"
-            guard mkdir(folder, 0o755) == 0 || errno == EEXIST else {
-                Console.fail("cannot create \(folder): \(Errno(errno).message)")
+            // Made, or a folder already (not a link to one elsewhere, nor a file): the gate writes nowhere else.
+            var info = stat()
+            guard mkdir(folder, 0o755) == 0 || (errno == EEXIST && lstat(folder, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR) else {
+                Console.fail("--cache: cannot use \(folder) for the cache's files: \(errno == EEXIST ? "it is not a folder" : Errno(errno).message)")
                 return ExitCode.localFailure
             }
         } else {
@@ -46,9 +48,9 @@ struct ServeCommand {
             }
         }
         defer {
+            // Each check removed the files it stored; what this run still tracks goes, then the folder if it is empty.
             if !keepsFiles {
                 OwnedPaths.run.removeFiles(in: folder)
-                Self.removeFiles(in: folder)
                 OwnedPaths.run.removeFolder(folder)
             }
         }
@@ -106,6 +108,11 @@ struct ServeCommand {
 
     /// A credentials file's first line, without its line ending; empty is an error.
     static func firstLine(of path: String, option: String) throws(LocalError) -> String {
+        // A regular file (through a link, as a mounted secret is): a FIFO would hold the start, a device is no credential.
+        var info = stat()
+        guard stat(path, &info) != 0 || info.st_mode & S_IFMT == S_IFREG else {
+            throw LocalError("--\(option): \(path) is not a regular file")
+        }
         guard let handle = fopen(path, "r") else {
             throw LocalError("--\(option): cannot read \(path): \(Errno(errno).message)")
         }
@@ -121,17 +128,6 @@ struct ServeCommand {
     /// A C string in `buffer`, up to its NUL.
     static func text(_ buffer: [CChar]) -> String {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// Whatever is left in the server's own folder (attachments of checks cut short).
-    private static func removeFiles(in folder: String) {
-        guard let directory = opendir(folder) else { return }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name != ".", name != ".." else { continue }
-            unlink(folder + "/" + name)
-        }
     }
 }
 

@@ -179,12 +179,52 @@ import Testing
         let cold = try Self.ask(first.port, path: path)
         #expect((cold.json["media"] as? [String: Any])?["cache"] as? String == "fetched")
         #expect(first.stop().status == 0)
-        #expect(Set(Paths.contents(of: folder)).isSuperset(of: ["notti-media-cache.sqlite", "notti-media-attachments"]), "\(Paths.contents(of: folder))")
+        // The cache and the file its verdict names, nothing else.
+        let sha = try #require((cold.json["media"] as? [String: Any])?["sha256"] as? String)
+        #expect(Set(Paths.contents(of: folder)) == ["notti-media-cache.sqlite", "notti-media-attachments"], "\(Paths.contents(of: folder))")
+        #expect(Paths.contents(of: folder.appendingPathComponent("notti-media-attachments")) == ["\(sha).jpg"])
         let second = try Gate(["--cache", folder.path])
         let again = try Self.ask(second.port, path: path)
         #expect(again.status == 200 && again.json["verdict"] as? String == cold.json["verdict"] as? String)
         #expect((again.json["media"] as? [String: Any])?["cache"] as? String == "revalidated", "\(again.json["media"] ?? "")")
         _ = second.stop()
+    }
+
+    /// Without --cache, a check's files go in a private folder in $TMPDIR, removed once judged; the folder goes at the end.
+    @Test func nothingIsLeftInTheTemporaryFolder() throws {
+        let tmp = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        let gate = try Gate([], environment: ["TMPDIR": tmp.path])
+        let private_ = try #require(Paths.contents(of: tmp).first, "the private folder")
+        #expect(private_.hasPrefix("notti-media-serve-"))
+        for path in ["/media/logo.png", "/media/photo.jpg", "/media/spinner.gif"] {
+            #expect(try Self.ask(gate.port, path: mediaPath("/u/tmp-\(UUID().uuidString.prefix(8))\(path)")).status == 200)
+        }
+        #expect(Paths.contents(of: tmp.appendingPathComponent(private_)).isEmpty, "each check's files go once judged")
+        #expect(gate.stop().status == 0)
+        #expect(Paths.contents(of: tmp).isEmpty, "\(Paths.contents(of: tmp))")
+    }
+
+    /// A credentials file must be a regular file (a link to one is fine); the cache's folder for files must be a folder.
+    @Test func aFIFOOrADeviceIsNoCredentialAndALinkIsNoCacheFolder() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let fifo = folder.appendingPathComponent("token-fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let refused = try CLI.run(["serve", "--listen", "127.0.0.1:0", "--token", fifo])
+        #expect(refused.status == 2 && refused.stderr.contains("--token: \(fifo) is not a regular file"), "\(refused.stderr)")
+        #expect(try CLI.run(["serve", "--listen", "127.0.0.1:0", "--basic-auth", "/dev/zero"]).status == 2)
+        let elsewhere = folder.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let cache = folder.appendingPathComponent("cache")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: cache.appendingPathComponent("notti-media-attachments").path, withDestinationPath: elsewhere.path)
+        let linked = try CLI.run(["serve", "--listen", "127.0.0.1:0", "--cache", cache.path])
+        #expect(linked.status == 2 && linked.stderr.contains("it is not a folder"), "\(linked.stderr)")
+        #expect(Paths.contents(of: elsewhere).isEmpty)
+        #expect(Paths.contents(of: cache) == ["notti-media-attachments"], "nothing made: \(Paths.contents(of: cache))")
     }
 
     @Test func anotherAddressThanLoopbackNeedsCredentials() throws {
