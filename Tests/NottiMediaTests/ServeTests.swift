@@ -132,6 +132,18 @@ import Testing
         _ = gate.stop()
     }
 
+    /// The gate is a shared cache: the media server's `s-maxage` is its freshness, before `max-age`, whichever comes
+    /// first (RFC 9111 5.2.2.10); `private` is not for it at all.
+    @Test func aSharedCachesFreshnessIsSMaxage() throws {
+        let gate = try Gate()
+        let tag = UUID().uuidString.prefix(8)
+        let shared = try Self.ask(gate.port, path: mediaPath("/u/sm-\(tag)/media/logo.png?cc=max-age%3D600%2C%20s-maxage%3D60", "sdk=notti"))
+        #expect(shared.headers["cache-control"] == "max-age=60", "\(shared.headers)")
+        let onlyPrivate = try Self.ask(gate.port, path: mediaPath("/u/pr-\(tag)/media/logo.png?cc=private%2C%20max-age%3D600", "sdk=notti"))
+        #expect(onlyPrivate.headers["cache-control"] == "max-age=0")
+        _ = gate.stop()
+    }
+
     @Test func badRequestsAndRoutes() throws {
         let gate = try Gate(["--max-body", "1K"])
         #expect(try Self.ask(gate.port, path: "/v1/media").status == 400)
@@ -370,7 +382,32 @@ import Testing
         }
         #expect(lines.map { $0["index"] as? Int } == [0, 1, 1, nil])
         #expect(lines.prefix(3).map { $0["passed"] as? Bool } == [true, false, false])
-        #expect(((lines.last?["summary"]) as? [String: Any])?["payloads"] as? Int == 3)
+        // The same records and summary as `check --format json` of the same lines (which names its source `-:N`,
+        // and whose summary says when and how long it ran, and its operands).
+        let checkRun = try CLI.run(["check", "--format", "json", "--cacert", Paths.testCA, "-"], stdin: payload + "\n" + braze + "\n")
+        let checkLines = checkRun.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        // Apart from those, and what is not deterministic (timings) or names the run's folder (an attachment's file).
+        func comparable(_ value: Any) -> Any {
+            if let object = value as? [String: Any] {
+                var kept: [String: Any] = [:]
+                for (key, member) in object where !["source", "timings", "elapsedMs", "operands"].contains(key) {
+                    if key == "url", (member as? String)?.hasPrefix("file://") == true { continue }
+                    kept[key] = comparable(member)
+                }
+                return kept as NSDictionary
+            }
+            if let array = value as? [Any] { return array.map(comparable) as NSArray }
+            return value
+        }
+        #expect(lines.count == checkLines.count && zip(lines, checkLines).allSatisfy { (comparable($0) as? NSDictionary) == (comparable($1) as? NSDictionary) },
+                "\(lines.last ?? [:]) against \(checkLines.last ?? [:])")
+        let summary = lines.last?["summary"] as? [String: Any]
+        #expect(summary?["inputs"] as? Int == 2 && summary?["payloads"] as? Int == 3)
+        #expect((summary?["platforms"] as? [String: [String: Int]])?["android"]?["failed"] == 1)
+        #expect((summary?["diagnostics"] as? [String: Int])?["invalid_payload"] == 2)
+        #expect((summary?["media"] as? [[String: Any]])?.count == 1)
 
         let warm = try Self.ask(gate.port, "POST", path: "/v1/warm", body: Data((picture + "\n" + payload + "\n").utf8))
         #expect(warm.status == 200 && warm.json["queued"] as? Int == 2, "\(warm.json)")

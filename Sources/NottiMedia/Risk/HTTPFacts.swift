@@ -31,12 +31,14 @@ package final class HTTPFacts: Sendable, Equatable {
         notCacheableBecause = Self.notCacheable(cacheControl: cacheControl, setsCookie: setsCookie, vary: vary)
     }
 
-    /// How long a cache may reuse this response without asking again: the first `max-age` or `s-maxage`
-    /// with a number, less `Age`; 0 for `no-store`, `no-cache` or `private`, or when it says none (serve's verdicts, SPEC 21).
+    /// How long a shared cache (serve's verdicts, SPEC 21) may reuse this response without asking again:
+    /// `s-maxage` where it is given, else `max-age` (RFC 9111 5.2.2.10), less `Age`; 0 for `no-store`,
+    /// `no-cache` or `private`, or when it says none.
     package var freshSeconds: Int {
         let directives = Self.directives(cacheControl)
         if directives.contains(where: { $0.value == nil && ["no-store", "no-cache", "private"].contains($0.name) }) { return 0 }
-        let lifetime = directives.first { ($0.name == "max-age" || $0.name == "s-maxage") && $0.seconds != nil }?.seconds ?? 0
+        let given = { (name: String) in directives.first { $0.name == name && $0.seconds != nil }?.seconds }
+        let lifetime = given("s-maxage") ?? given("max-age") ?? 0
         return max(0, lifetime - (age.flatMap { Int($0.trimmingWhitespace()) } ?? 0))
     }
 

@@ -19,7 +19,8 @@ final class GateChecks: Sendable {
     struct Batch: Sendable {
         let body: [UInt8]
         let selection: SDKSelection
-        let done: @Sendable (String) -> Void
+        /// The records and summary as JSON Lines, or why the check could not start (a 500, never a verdict).
+        let done: @Sendable (Result<String, LocalError>) -> Void
     }
 
     private enum Job: Sendable {
@@ -81,41 +82,60 @@ final class GateChecks: Sendable {
         }
     }
 
-    /// `POST /v1/check`: each input of the body checked as `check` checks it; its JSON records, then the summary.
-    private static func check(_ batch: Batch, shelf: inout ExtensionShelf) -> String {
-        var lines: [String] = []
-        var inputs = 0, records = 0, passed = 0
-        for (index, input) in GateInput.split(batch.body).enumerated() {
-            inputs += 1
-            var reports: [Report]
-            do {
-                let payload = try Payload(json: input.bytes)
-                let service = try shelf.service(sdk: batch.selection, sendAt: nil)
-                do {
-                    reports = try service.handleDeliveries(payload, source: input.source, platforms: .all)?.reports ?? []
-                    shelf.removeAttachments(of: reports)
-                } catch {
-                    // A send request its platform refuses: each platform's record says so, as check's do.
-                    reports = Report.refusedRequest(source: input.source, error: error)
-                }
-            } catch let error as PayloadError {
-                reports = [Report.invalidPayload(source: input.source, error: error)]
-            } catch {
-                reports = [Report.invalidPayload(source: input.source, error: PayloadError(message: "the check could not run: \(error)"))]
-            }
-            for var report in reports {
-                report.index = index
-                records += 1
-                if report.passed { passed += 1 }
-                lines.append(JSONWriter.string(report.json))
+    /// `POST /v1/check`: the body checked by `check`'s own pipeline (SPEC 21: "the records as `check --format json`
+    /// prints them, plus the summary"), not a second loop beside it: the same records, order and summary record,
+    /// with the gate's decode workers and revalidation cache. Its attachments go in a folder of its own, removed after
+    /// (with `--cache` they are the cache's, kept).
+    private static func check(_ batch: Batch, shelf: inout ExtensionShelf) -> Result<String, LocalError> {
+        var text = ""
+        let folder: String
+        if shelf.keepsFiles {
+            folder = shelf.folder
+        } else {
+            switch OwnedPaths.run.makeTemporaryFolder(in: shelf.folder, prefix: "check-") {
+            case .success(let made): folder = made
+            case .failure(let error): return .failure(LocalError("the check could not start: cannot create a folder in \(shelf.folder): \(error.message)"))
             }
         }
-        lines.append(JSONWriter.string(.object([JSONMember("summary", .object([
-            JSONMember("inputs", .int(inputs)), JSONMember("payloads", .int(records)), JSONMember("passed", .int(passed)),
-            JSONMember("failed", .int(records - passed)),
-        ]))])))
-        return lines.joined(separator: "\n") + "\n"
+        defer {
+            if !shelf.keepsFiles {
+                OwnedPaths.run.removeFiles(in: folder)
+                OwnedPaths.run.removeFolder(folder)
+            }
+        }
+        let items = GateInput.split(batch.body)
+        var configuration = CheckPipeline.Configuration(
+            jobs: min(4, max(1, items.count)), options: shelf.options, selection: batch.selection, outputDirectory: folder,
+            strict: false, cancellation: Cancellation(),
+            render: { report in CheckRecord.Rendering(line: JSONWriter.string(report.json), report: nil) })
+        configuration.cache = shelf.revalidation
+        configuration.decoder = shelf.decoder
+        let pipeline: CheckPipeline
+        do {
+            pipeline = try CheckPipeline(configuration)
+        } catch {
+            return .failure(LocalError("the check could not start: \(error.message)"))
+        }
+        // The writer thread's lines, read once `finish` has joined it.
+        let lines = LineCollector()
+        pipeline.start { record in
+            if let line = record.rendered.line { lines.append(line) }
+        }
+        for (index, item) in items.enumerated() {
+            _ = pipeline.submit(CheckInput(source: item.source, body: .bytes(item.bytes), lineNumber: item.line, index: index))
+        }
+        var summary = pipeline.finish()
+        summary.decoded = shelf.options.decodes
+        for line in lines.lines { text += line + "\n" }
+        summary.writeJSON { text += $0 }
+        return .success(text + "\n")
     }
+}
+
+/// Lines handed over by a pipeline's writer thread, read after it is joined.
+private final class LineCollector: @unchecked Sendable {
+    private(set) var lines: [String] = []
+    func append(_ line: String) { lines.append(line) }
 }
 
 /// A worker's extensions, one per SDK choice and send time it has been asked for (a few), each with its own
@@ -165,6 +185,8 @@ enum GateInput {
     struct Item {
         let source: String
         let bytes: [UInt8]
+        /// For a line of JSON Lines, its number (from 1), as `check` numbers a file's lines.
+        var line: Int? = nil
     }
 
     static func split(_ body: [UInt8]) -> [Item] {
@@ -177,7 +199,7 @@ enum GateInput {
         var items: [Item] = []
         for (number, line) in body.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
-            items.append(Item(source: "body:\(number + 1)", bytes: Array(line)))
+            items.append(Item(source: "body:\(number + 1)", bytes: Array(line), line: number + 1))
         }
         return items
     }

@@ -234,8 +234,11 @@ final class GateServer: Sendable {
         guard checks.cache.running < settings.queueLimit else {
             return overQueue
         }
-        checks.enqueue(GateChecks.Batch(body: exchange.body, selection: selection) { text in
-            exchange.deliver(Answer(status: 200, body: text, contentType: "application/x-ndjson"))
+        checks.enqueue(GateChecks.Batch(body: exchange.body, selection: selection) { result in
+            switch result {
+            case .success(let text): exchange.deliver(Answer(status: 200, body: text, contentType: "application/x-ndjson"))
+            case .failure(let error): exchange.deliver(.error(500, error.message))
+            }
         })
         return nil
     }
