@@ -213,6 +213,9 @@ import Testing
         for path in ["/media/logo.png", "/media/photo.jpg", "/media/spinner.gif"] {
             #expect(try Self.ask(gate.port, path: mediaPath("/u/tmp-\(UUID().uuidString.prefix(8))\(path)")).status == 200)
         }
+        let payload = #"{"aps": {"mutable-content": 1, "alert": "a"}, "notti_image_url": "\#(media.url("/u/tmp-post/media/logo.png"))"}"#
+        let checked = try Self.ask(gate.port, "POST", path: "/v1/check", body: Data(payload.utf8))
+        #expect(checked.status == 200 && String(decoding: checked.body, as: UTF8.self).contains(#""passed":true"#))
         #expect(Paths.contents(of: tmp.appendingPathComponent(private_)).isEmpty, "each check's files go once judged")
         #expect(gate.stop().status == 0)
         #expect(Paths.contents(of: tmp).isEmpty, "\(Paths.contents(of: tmp))")

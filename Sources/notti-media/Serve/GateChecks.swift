@@ -97,8 +97,12 @@ final class GateChecks: Sendable {
             case .failure(let error): return .failure(LocalError("the check could not start: cannot create a folder in \(shelf.folder): \(error.message)"))
             }
         }
+        // The writer thread's lines and the files its records name, read once `finish` has joined it.
+        let written = WrittenRecords()
         defer {
             if !shelf.keepsFiles {
+                // The attachments were placed (no longer tracked as working files): each record names its own.
+                for path in written.files where FilePaths.parent(path) == folder { unlink(path) }
                 OwnedPaths.run.removeFiles(in: folder)
                 OwnedPaths.run.removeFolder(folder)
             }
@@ -116,26 +120,27 @@ final class GateChecks: Sendable {
         } catch {
             return .failure(LocalError("the check could not start: \(error.message)"))
         }
-        // The writer thread's lines, read once `finish` has joined it.
-        let lines = LineCollector()
-        pipeline.start { record in
-            if let line = record.rendered.line { lines.append(line) }
-        }
+        pipeline.start { record in written.add(record) }
         for (index, item) in items.enumerated() {
             _ = pipeline.submit(CheckInput(source: item.source, body: .bytes(item.bytes), lineNumber: item.line, index: index))
         }
         var summary = pipeline.finish()
         summary.decoded = shelf.options.decodes
-        for line in lines.lines { text += line + "\n" }
+        for line in written.lines { text += line + "\n" }
         summary.writeJSON { text += $0 }
         return .success(text + "\n")
     }
 }
 
-/// Lines handed over by a pipeline's writer thread, read after it is joined.
-private final class LineCollector: @unchecked Sendable {
+/// What a pipeline's writer thread handed over: each record's line and the files it attached, read after it is joined.
+private final class WrittenRecords: @unchecked Sendable {
     private(set) var lines: [String] = []
-    func append(_ line: String) { lines.append(line) }
+    private(set) var files: [String] = []
+
+    func add(_ record: CheckRecord) {
+        if let line = record.rendered.line { lines.append(line) }
+        files += record.attachments.map(\.filePath)
+    }
 }
 
 /// A worker's extensions, one per SDK choice and send time it has been asked for (a few), each with its own
