@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <dlfcn.h>
+#include <malloc.h>
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -268,3 +269,8 @@ int serve_respond(struct MHD_Connection *connection, unsigned status, const char
 
 void serve_suspend(struct MHD_Connection *connection) { mhd.MHD_suspend_connection(connection); }
 void serve_resume(struct MHD_Connection *connection) { mhd.MHD_resume_connection(connection); }
+
+size_t serve_heap_bytes(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}

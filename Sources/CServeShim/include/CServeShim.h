@@ -49,4 +49,7 @@ int serve_respond(struct MHD_Connection *connection, unsigned status, const char
 void serve_suspend(struct MHD_Connection *connection);
 void serve_resume(struct MHD_Connection *connection);
 
+/// The heap in use, in bytes: malloc's own count (`mallinfo2`: allocated chunks and mapped blocks), for /metrics.
+size_t serve_heap_bytes(void);
+
 #endif

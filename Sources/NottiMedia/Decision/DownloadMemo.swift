@@ -39,6 +39,8 @@ package final class DownloadMemo: Sendable {
         var requestedAtSendTime: Bool
         /// The network's name (`--network`), empty for none: a run judges under one.
         var network: String
+        /// The entry's key (`att.hero`) for a several-attachment profile, whose judgement names it; empty otherwise.
+        var entryKey: String
     }
 
     func judgement(for key: JudgementKey, _ make: () -> JudgedEntry) -> JudgedEntry {

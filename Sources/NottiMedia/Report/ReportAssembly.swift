@@ -131,30 +131,19 @@ extension PayloadPlan {
     /// Each entry judged under the profile, in one pass (a campaign runs this for every
     /// payload, and each pass over a list of verdicts copied them).
     private func judgeEntries(_ results: MediaResults, requestedAtSendTime: Bool) -> JudgedEntries {
+        // Each entry's part of the report comes made with its judgement (`JudgedEntry.part`): one entry's is the
+        // report's whole; several entries' parts are joined in order. A single-attachment profile's report is its
+        // first entry's.
         let single = profile.failurePolicy == .single
-        // A single-attachment profile's one entry: its part of the report comes made with its judgement.
-        if single, entries.count == 1 {
-            return profile.judge(entries[0], results: results, policy: policy, network: network, requestedAtSendTime: requestedAtSendTime)
-                .asOnlyEntry
+        var judged: JudgedEntries?
+        for planned in entries {
+            let part = profile.judge(planned, results: results, policy: policy, network: network, requestedAtSendTime: requestedAtSendTime).part
+            if judged == nil { judged = part } else { judged!.append(part, media: !single) }
         }
-        var judged = JudgedEntries()
-        var entryFacts: [MediaFacts] = []
-        for (position, planned) in entries.enumerated() {
-            let judgement = profile.judge(planned, results: results, policy: policy, network: network, requestedAtSendTime: requestedAtSendTime)
-            if single {
-                // One attachment: the report's media is the first entry's facts, if its value was a URL string.
-                if position == 0, let facts = judgement.verdict.facts { judged.media = .single(facts) }
-            } else {
-                var facts = judgement.verdict.facts ?? MediaFacts(url: "", policy: policy)
-                facts.identifier = planned.entry.identifier ?? ""
-                facts.entryKey = planned.entry.key
-                entryFacts.append(facts)
-            }
-            // A payload with several entries names the entry in each of its findings (SPEC 10).
-            judged.add(judgement.verdict, summary: judgement.summary, entry: single ? nil : planned.entry.key)
-        }
-        if !single { judged.media = .entries(entryFacts) }
-        return judged
+        if let judged { return judged }
+        var none = JudgedEntries()
+        if !single { none.media = .entries([]) }
+        return none
     }
 }
 
@@ -171,11 +160,23 @@ package struct JudgedEntries: Sendable {
     init() {}
 
     /// The part of its report of a single-attachment profile's one entry (`single`): its findings
-    /// unnamed, its facts the report's media. Made once with the judgement (`JudgedEntry.asOnlyEntry`),
+    /// unnamed, its facts the report's media. Made once with the judgement (`JudgedEntry.part`),
     /// since most payloads of a campaign are this and the same for every record naming the URL.
     init(onlyEntry verdict: EntryVerdict, summary: MediaVerdict?) {
         if let facts = verdict.facts { media = .single(facts) }
         add(verdict, summary: summary, entry: nil)
+    }
+
+    /// Joins the next entry's part: its attachments, findings and summary lines after these; its media facts
+    /// too when `media` (a several-attachment profile's report lists every entry's).
+    mutating func append(_ part: JudgedEntries, media: Bool) {
+        attachments += part.attachments
+        errors += part.errors
+        warnings += part.warnings
+        firstFailure = firstFailure ?? part.firstFailure
+        bundled = bundled || part.bundled
+        verdicts += part.verdicts
+        if media, case .entries(let mine) = self.media, case .entries(let theirs) = part.media { self.media = .entries(mine + theirs) }
     }
 
     /// Adds one entry's judgement; `entry` names it in its findings (a payload of several), nil for one alone.

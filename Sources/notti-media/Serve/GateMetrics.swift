@@ -1,3 +1,4 @@
+import CServeShim
 import Synchronization
 
 /// `GET /metrics` (SPEC 21), in Prometheus's text format: requests by route and
@@ -62,6 +63,10 @@ final class GateMetrics: Sendable {
             for (verdict, count) in state.verdicts.sorted(by: { $0.key < $1.key }) { lines.append("notti_media_verdicts_total{verdict=\"\(verdict)\"} \(count)") }
             family("notti_media_verdict_codes_total", "counter", "Findings of the checks made, by code.")
             for (code, count) in state.codes.sorted(by: { $0.key < $1.key }) { lines.append("notti_media_verdict_codes_total{code=\"\(code)\"} \(count)") }
+            // The heap in use (malloc's own count, mapped blocks included): what a leak grows. RSS also holds the
+            // allocator's free pages, which each thread's arena keeps; the soak (scripts/bench soak) reads both.
+            family("notti_media_heap_bytes", "gauge", "Bytes of the heap in use (malloc's count, mapped blocks included).")
+            lines.append("notti_media_heap_bytes \(serve_heap_bytes())")
             family("notti_media_request_seconds", "histogram", "Time from a request's whole arrival to its answer.")
             for (index, bound) in Self.buckets.enumerated() {
                 lines.append("notti_media_request_seconds_bucket{le=\"\(bound)\"} \(state.latency[index])")
