@@ -44,6 +44,8 @@ _Static_assert(VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE == 42, "the headers are o
 
 static int state = 0;  // 0: not tried, 1: ready, -1: unavailable
 
+int libvips_ready(void) { return state > 0; }
+
 void libvips_shutdown(void) {
     if (state > 0) vp.vips_shutdown();
 }

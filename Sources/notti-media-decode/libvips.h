@@ -30,6 +30,9 @@ extern struct LibVips { LIBVIPS_FUNCTIONS(LIBVIPS_MEMBER) } vp;
 /// counted in `warnings`, modules opened on demand); 1 when it is ready. `why` says what failed.
 int libvips_loaded(const char **why);
 
+/// 1 once `libvips_loaded` has started libvips (it never loads it).
+int libvips_ready(void);
+
 /// Shuts libvips down, if `libvips_loaded` started it.
 void libvips_shutdown(void);
 

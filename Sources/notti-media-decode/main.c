@@ -25,6 +25,7 @@
 #include "ffmpeg.h"
 #include "fix.h"
 #include "libvips.h"
+#include "picture.h"
 #include "poster.h"
 #include "transcode.h"
 #include "render.h"
@@ -121,7 +122,9 @@ int main(int argc, char **argv) {
 #endif
     }
     const char *why = NULL;
-    if (strcmp(kind, "pictures") == 0) libvips_loaded(&why);
+    // Pictures: the format libraries are linked (loaded with the worker); libvips waits for a render, a fix,
+    // a format without a library of its own, or a file the library refuses.
+    (void)why;
     if (strcmp(kind, "streams") == 0) ffmpeg_loaded();
 
     char text[512];
@@ -140,11 +143,14 @@ int main(int argc, char **argv) {
         char fix_mime[256] = "";
         if (fixing && sscanf(text + 4, "%255[^\n]\n%lld\n%lld\n%lld", fix_mime, &max_side, &target_bytes, &cap) != 4) renditions = -1;
         int picture = !posting && (rendering || strncmp(fixing ? fix_mime : mime, "image/", 6) == 0);
-        int vips_ready = picture && libvips_loaded(&why);
+        // A decode of JPEG, PNG, GIF or WebP starts with the format's own library (formats.h): libvips is
+        // loaded by decode_picture only for a file that library refuses.
+        int vips_ready = picture && (rendering || fixing || picture_needs_libvips(mime)) && libvips_loaded(&why);
+        int vips_skipped = picture && !rendering && !fixing && !picture_needs_libvips(mime);
         if (count < 1 || ((rendering || fixing || posting) && renditions != count - 1)) {
             reply_string(&reply, "status", rendering || fixing || posting ? "failed" : "not_decoded");
             reply_string(&reply, "detail", count < 1 ? "no file came with the request" : "one descriptor for each rendition is needed");
-        } else if (picture && !vips_ready) {
+        } else if (picture && !vips_ready && !vips_skipped) {
             reply_string(&reply, "status", rendering || fixing ? "failed" : "not_decoded");
             reply_string(&reply, "detail", why);
         } else {
@@ -167,7 +173,7 @@ int main(int argc, char **argv) {
         reply_end(&reply);
         for (int i = 0; i < count; i++) close(fds[i]);
         answer(&reply);
-        if (vips_ready) vips_error_clear();
+        if (libvips_ready()) vips_error_clear();
     }
     libvips_shutdown();
     return status < 0 ? 1 : 0;

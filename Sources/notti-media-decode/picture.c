@@ -4,6 +4,7 @@
 // file that fails on truncation ends early; one that reads to its end but fails
 // on errors is data that is not what it claims.
 #include "picture.h"
+#include "formats.h"
 #include "reply.h"
 
 #include <stdint.h>
@@ -196,12 +197,56 @@ static int png_critical_crc_error(const char *path, char *detail, size_t size) {
     return found;
 }
 
+int picture_needs_libvips(const char *mime) {
+    Loader loader = loader_for(mime);
+    return loader != NONE && !format_has_library(format_name(loader));
+}
+
+/// The facts of a picture its format's library decoded whole and clean (formats.h).
+static void reply_clean(const PictureFacts *facts, const char *format, Reply *reply) {
+    reply_string(reply, "kind", "picture");
+    reply_string(reply, "format", format);
+    reply_int(reply, "width", facts->width);
+    reply_int(reply, "height", facts->height);
+    reply_int(reply, "frames", facts->frames > 0 ? facts->frames : 1);
+    reply_int(reply, "orientation", facts->orientation);
+    reply_int(reply, "decodedBytes", (long long)facts->width * facts->height * 4);
+    if (facts->header_only) {
+        reply_null(reply, "complete");
+        reply_string(reply, "status", "decoded");
+        reply_string(reply, "detail", "judged from its header: more than 100,000,000 pixels are not decoded");
+        return;
+    }
+    reply_bool(reply, "complete", 1);
+    reply_string(reply, "status", "decoded");
+}
+
+/// libvips's words for a detail, else the format library's (libvips says nothing on some broken headers).
+static const char *words_of(char *error, const char *words) {
+    return error[0] ? error : words;
+}
+
 void decode_picture(const char *path, const char *mime, Reply *reply) {
     Loader loader = loader_for(mime);
     char error[512];
+    char words[512] = "";
     if (loader == NONE) {
         reply_string(reply, "status", "not_decoded");
         reply_string(reply, "detail", "not a picture format phones decode");
+        return;
+    }
+    // The format's own library first: a file that decodes whole and clean is judged without libvips.
+    if (format_has_library(format_name(loader))) {
+        PictureFacts facts;
+        if (format_decode(format_name(loader), path, decode_side, header_only_pixels, &facts, words, sizeof words)) {
+            reply_clean(&facts, format_name(loader), reply);
+            return;
+        }
+    }
+    const char *why = NULL;
+    if (!libvips_loaded(&why)) {
+        reply_string(reply, "status", "not_decoded");
+        reply_string(reply, "detail", why);
         return;
     }
     VipsImage *header = load(path, loader, 1, VIPS_FAIL_ON_NONE);
@@ -210,7 +255,7 @@ void decode_picture(const char *path, const char *mime, Reply *reply) {
         reply_string(reply, "kind", "picture");
         reply_string(reply, "format", format_name(loader));
         if (loader != PNG || !png_critical_crc_error(path, error, sizeof error)) first_error(error, sizeof error);
-        reply_string(reply, "detail", error);
+        reply_string(reply, "detail", words_of(error, words));
         return;
     }
     int width = vips_image_get_width(header), height = vips_image_get_height(header);
@@ -258,13 +303,13 @@ void decode_picture(const char *path, const char *mime, Reply *reply) {
         long rows = drawn_rows(path, loader, shrink, height);
         if (rows <= 0) {
             reply_string(reply, "status", "undecodable");
-            reply_string(reply, "detail", error);
+            reply_string(reply, "detail", words_of(error, words));
             return;
         }
         reply_bool(reply, "complete", 0);
         reply_int(reply, "drawnRows", rows);
         reply_string(reply, "status", "decoded");
-        reply_string(reply, "detail", error);
+        reply_string(reply, "detail", words_of(error, words));
         return;
     }
     // Data that is not what it claims: libjpeg calls a bad Huffman code a warning and draws noise.

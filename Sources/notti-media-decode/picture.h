@@ -15,6 +15,10 @@ Loader loader_for(const char *mime);
 /// 4 or 8 for JPEG and WebP, failing at `fail_on`. Access is sequential: read once.
 VipsImage *load(const char *path, Loader loader, int shrink, VipsFailOn fail_on);
 
+/// Whether a decode of `mime` needs libvips from the start (formats without a library of their own
+/// here: HEIF, AVIF, TIFF, BMP); JPEG, PNG, GIF and WebP load it only for a file their libraries refuse.
+int picture_needs_libvips(const char *mime);
+
 /// libvips's first error line, for an answer's detail ("" when it has none).
 const char *first_error(char *buffer, size_t size);
 

@@ -1,0 +1,311 @@
+// The phones' own format libraries (formats.h): each file read into memory once,
+// its header read, its orientation taken from its EXIF (JPEG's APP1, PNG's eXIf,
+// WebP's EXIF chunk, as libvips reads it), then every pixel decoded: JPEG and
+// still WebP at a reduced scale (the DCT scaling still reads every byte), PNG a
+// row at a time, GIF and animated WebP every frame.
+#define _GNU_SOURCE
+#include "formats.h"
+
+#include <fcntl.h>
+#include <gif_lib.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <turbojpeg.h>
+#include <unistd.h>
+#include <webp/decode.h>
+#include <webp/demux.h>
+
+int format_has_library(const char *format) {
+    return !strcmp(format, "jpeg") || !strcmp(format, "png") || !strcmp(format, "gif") || !strcmp(format, "webp");
+}
+
+static void say(char *words, size_t size, const char *text) {
+    snprintf(words, size, "%s", text ? text : "");
+    // A library's message may end with a line break: the answer's detail is one line.
+    words[strcspn(words, "\r\n")] = 0;
+}
+
+/// The EXIF orientation (1 to 8) in a TIFF structure, "Exif\0\0" before it or not; 1 when it names none.
+static int exif_orientation(const unsigned char *bytes, size_t length) {
+    if (length >= 6 && !memcmp(bytes, "Exif\0\0", 6)) {
+        bytes += 6;
+        length -= 6;
+    }
+    if (length < 8) return 1;
+    int little = bytes[0] == 'I' && bytes[1] == 'I';
+    if (!little && !(bytes[0] == 'M' && bytes[1] == 'M')) return 1;
+#define U16(p) (little ? (unsigned)(p)[0] | (unsigned)(p)[1] << 8 : (unsigned)(p)[0] << 8 | (unsigned)(p)[1])
+#define U32(p) (little ? U16(p) | (uint32_t)U16((p) + 2) << 16 : (uint32_t)U16(p) << 16 | U16((p) + 2))
+    uint32_t directory = U32(bytes + 4);
+    if (directory > length - 2) return 1;
+    unsigned entries = U16(bytes + directory);
+    for (unsigned i = 0; i < entries; i++) {
+        size_t at = (size_t)directory + 2 + (size_t)i * 12;
+        if (at + 12 > length) break;
+        if (U16(bytes + at) != 0x0112) continue;
+        unsigned type = U16(bytes + at + 2);
+        uint32_t value = type == 3 ? U16(bytes + at + 8) : type == 4 ? U32(bytes + at + 8) : 0;
+        return value >= 1 && value <= 8 ? (int)value : 1;
+    }
+    return 1;
+#undef U16
+#undef U32
+}
+
+/// A JPEG's orientation, from its first APP1 segment that holds EXIF.
+static int jpeg_orientation(const unsigned char *bytes, size_t length) {
+    size_t at = 2;
+    while (at + 4 <= length && bytes[at] == 0xFF) {
+        unsigned marker = bytes[at + 1];
+        if (marker == 0xFF) {
+            at++;
+            continue;
+        }
+        if (marker == 0xD9 || marker == 0xDA) break;
+        size_t segment = (size_t)bytes[at + 2] << 8 | bytes[at + 3];
+        if (segment < 2 || at + 2 + segment > length) break;
+        if (marker == 0xE1 && segment >= 8 && !memcmp(bytes + at + 4, "Exif\0\0", 6)) {
+            return exif_orientation(bytes + at + 4, segment - 2);
+        }
+        at += 2 + segment;
+    }
+    return 1;
+}
+
+/// How many times smaller a scaled decode may be: the long side stays at least `side`.
+static int shrink_for(int width, int height, int side) {
+    int longest = width > height ? width : height, shrink = 1;
+    while (shrink < 8 && longest / (shrink * 2) >= side) shrink *= 2;
+    return shrink;
+}
+
+static int jpeg_decode(const unsigned char *bytes, size_t length, int side, double most, PictureFacts *facts,
+                       char *words, size_t size) {
+    tjhandle handle = tjInitDecompress();
+    if (!handle) return 0;
+    int ok = 0, width, height, subsampling, colorspace;
+    unsigned char *pixels = NULL;
+    if (tjDecompressHeader3(handle, bytes, (unsigned long)length, &width, &height, &subsampling, &colorspace) != 0) {
+        say(words, size, tjGetErrorStr2(handle));
+        goto done;
+    }
+    *facts = (PictureFacts){.width = width, .height = height, .frames = 1, .orientation = jpeg_orientation(bytes, length)};
+    if ((double)width * height > most) {
+        facts->header_only = 1;
+        ok = 1;
+        goto done;
+    }
+    int shrink = shrink_for(width, height, side);
+    tjscalingfactor factor = {1, shrink};
+    int scaled_width = TJSCALED(width, factor), scaled_height = TJSCALED(height, factor);
+    int format = colorspace == TJCS_GRAY ? TJPF_GRAY : colorspace == TJCS_CMYK || colorspace == TJCS_YCCK ? TJPF_CMYK : TJPF_RGB;
+    pixels = malloc((size_t)scaled_width * (size_t)scaled_height * (size_t)tjPixelSize[format]);
+    if (!pixels) goto done;
+    // A warning (a cut file, a bad Huffman code) is -1 too: the full path judges those.
+    if (tjDecompress2(handle, bytes, (unsigned long)length, pixels, scaled_width, 0, scaled_height, format, 0) != 0) {
+        say(words, size, tjGetErrorStr2(handle));
+        goto done;
+    }
+    ok = 1;
+done:
+    free(pixels);
+    tjDestroy(handle);
+    return ok;
+}
+
+typedef struct PNGRead {
+    const unsigned char *bytes;
+    size_t length, at;
+    char *words;
+    size_t size;
+    int warned;
+} PNGRead;
+
+static void png_bytes(png_structp png, png_bytep out, size_t count) {
+    PNGRead *read = png_get_io_ptr(png);
+    if (count > read->length - read->at) png_error(png, "the file ends before the picture does");
+    memcpy(out, read->bytes + read->at, count);
+    read->at += count;
+}
+
+static void png_failed(png_structp png, png_const_charp message) {
+    PNGRead *read = png_get_error_ptr(png);
+    say(read->words, read->size, message);
+    png_longjmp(png, 1);
+}
+
+static void png_warned(png_structp png, png_const_charp message) {
+    PNGRead *read = png_get_error_ptr(png);
+    if (!read->warned) say(read->words, read->size, message);
+    read->warned = 1;
+}
+
+static int png_decode(const unsigned char *bytes, size_t length, double most, PictureFacts *facts, char *words, size_t size) {
+    PNGRead read = {.bytes = bytes, .length = length, .words = words, .size = size};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &read, png_failed, png_warned);
+    if (!png) return 0;
+    png_infop info = png_create_info_struct(png), end = png_create_info_struct(png);
+    // Volatile: read after a longjmp from libpng.
+    unsigned char *volatile row = NULL;
+    volatile int ok = 0;
+    if (!info || !end || setjmp(png_jmpbuf(png))) goto done;
+    png_set_read_fn(png, &read, png_bytes);
+    png_read_info(png, info);
+    png_uint_32 width = png_get_image_width(png, info), height = png_get_image_height(png, info);
+    *facts = (PictureFacts){.width = (int)width, .height = (int)height, .frames = 1, .orientation = 1};
+    png_uint_32 exif_length = 0;
+    png_bytep exif = NULL;
+    if (png_get_eXIf_1(png, info, &exif_length, &exif)) facts->orientation = exif_orientation(exif, exif_length);
+    if ((double)width * height > most) {
+        facts->header_only = 1;
+        ok = !read.warned;
+        goto done;
+    }
+    int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    row = malloc(png_get_rowbytes(png, info));
+    if (!row) goto done;
+    for (int pass = 0; pass < passes; pass++) {
+        for (png_uint_32 y = 0; y < height; y++) png_read_row(png, row, NULL);
+    }
+    // The chunks after the pixels: their CRCs, IEND, and an eXIf written after IDAT (libvips reads that one too).
+    png_read_end(png, end);
+    if (facts->orientation == 1 && png_get_eXIf_1(png, end, &exif_length, &exif)) facts->orientation = exif_orientation(exif, exif_length);
+    ok = !read.warned;
+done:
+    free(row);
+    png_destroy_read_struct(&png, info ? &info : NULL, end ? &end : NULL);
+    return ok;
+}
+
+typedef struct GIFRead {
+    const unsigned char *bytes;
+    size_t length, at;
+} GIFRead;
+
+static int gif_bytes(GifFileType *gif, GifByteType *out, int count) {
+    GIFRead *read = gif->UserData;
+    size_t left = read->length - read->at, step = (size_t)count < left ? (size_t)count : left;
+    memcpy(out, read->bytes + read->at, step);
+    read->at += step;
+    return (int)step;
+}
+
+static int gif_decode(const unsigned char *bytes, size_t length, double most, PictureFacts *facts, char *words, size_t size) {
+    GIFRead read = {.bytes = bytes, .length = length};
+    int error = 0;
+    GifFileType *gif = DGifOpen(&read, gif_bytes, &error);
+    if (!gif) {
+        say(words, size, GifErrorString(error));
+        return 0;
+    }
+    int ok = 0;
+    // Past the most pixels the full path counts the frames from the headers alone.
+    if ((double)gif->SWidth * gif->SHeight <= most) {
+        if (DGifSlurp(gif) == GIF_OK && gif->ImageCount > 0) {
+            *facts = (PictureFacts){.width = gif->SWidth, .height = gif->SHeight, .frames = gif->ImageCount, .orientation = 1};
+            ok = 1;
+        } else {
+            say(words, size, gif->Error ? GifErrorString(gif->Error) : "no frame");
+        }
+    }
+    DGifCloseFile(gif, &error);
+    return ok;
+}
+
+static int webp_decode(const unsigned char *bytes, size_t length, int side, double most, PictureFacts *facts,
+                       char *words, size_t size) {
+    WebPBitstreamFeatures features;
+    if (WebPGetFeatures(bytes, length, &features) != VP8_STATUS_OK) {
+        say(words, size, "libwebp cannot read its header");
+        return 0;
+    }
+    WebPData data = {bytes, length};
+    WebPDemuxer *demuxer = WebPDemux(&data);
+    if (!demuxer) {
+        say(words, size, "libwebp cannot read its chunks");
+        return 0;
+    }
+    int ok = 0;
+    *facts = (PictureFacts){.width = (int)WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_WIDTH),
+                            .height = (int)WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_HEIGHT),
+                            .frames = features.has_animation ? (int)WebPDemuxGetI(demuxer, WEBP_FF_FRAME_COUNT) : 1, .orientation = 1};
+    WebPChunkIterator chunk;
+    if (WebPDemuxGetChunk(demuxer, "EXIF", 1, &chunk)) {
+        facts->orientation = exif_orientation(chunk.chunk.bytes, chunk.chunk.size);
+        WebPDemuxReleaseChunkIterator(&chunk);
+    }
+    WebPDemuxDelete(demuxer);
+    if ((double)facts->width * facts->height > most) {
+        facts->header_only = 1;
+        return 1;
+    }
+    if (features.has_animation) {
+        WebPAnimDecoderOptions options;
+        WebPAnimDecoder *decoder = WebPAnimDecoderOptionsInit(&options) ? WebPAnimDecoderNew(&data, &options) : NULL;
+        if (!decoder) {
+            say(words, size, "libwebp cannot decode its animation");
+            return 0;
+        }
+        ok = facts->frames > 0;
+        while (ok && WebPAnimDecoderHasMoreFrames(decoder)) {
+            uint8_t *frame;
+            int timestamp;
+            ok = WebPAnimDecoderGetNext(decoder, &frame, &timestamp);
+        }
+        if (!ok) say(words, size, "libwebp cannot decode one of its frames");
+        WebPAnimDecoderDelete(decoder);
+        return ok;
+    }
+    WebPDecoderConfig config;
+    if (!WebPInitDecoderConfig(&config)) return 0;
+    int shrink = shrink_for(features.width, features.height, side);
+    if (shrink > 1) {
+        config.options.use_scaling = 1;
+        config.options.scaled_width = features.width / shrink > 0 ? features.width / shrink : 1;
+        config.options.scaled_height = features.height / shrink > 0 ? features.height / shrink : 1;
+    }
+    config.output.colorspace = MODE_RGBA;
+    VP8StatusCode status = WebPDecode(bytes, length, &config);
+    WebPFreeDecBuffer(&config.output);
+    if (status != VP8_STATUS_OK) {
+        static const char *const why[] = {"", "out of memory", "an invalid parameter", "its bitstream is broken",
+                                          "an unsupported feature", "it is suspended", "it was cancelled", "it ends early"};
+        char text[96];
+        snprintf(text, sizeof text, "libwebp cannot decode it: %s", status < 8 ? why[status] : "an error");
+        say(words, size, text);
+        return 0;
+    }
+    return 1;
+}
+
+int format_decode(const char *format, const char *path, int decode_side, double most_pixels, PictureFacts *facts,
+                  char *words, size_t size) {
+    words[0] = 0;
+    *facts = (PictureFacts){0};
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    if (descriptor < 0) return 0;
+    struct stat info;
+    unsigned char *bytes = NULL;
+    size_t length = 0;
+    if (fstat(descriptor, &info) == 0 && info.st_size > 0) {
+        length = (size_t)info.st_size;
+        bytes = mmap(NULL, length, PROT_READ, MAP_PRIVATE, descriptor, 0);
+        if (bytes == MAP_FAILED) bytes = NULL;
+    }
+    close(descriptor);
+    if (!bytes) return 0;
+    int ok = 0;
+    if (!strcmp(format, "jpeg")) ok = jpeg_decode(bytes, length, decode_side, most_pixels, facts, words, size);
+    else if (!strcmp(format, "png")) ok = png_decode(bytes, length, most_pixels, facts, words, size);
+    else if (!strcmp(format, "gif")) ok = gif_decode(bytes, length, most_pixels, facts, words, size);
+    else if (!strcmp(format, "webp")) ok = webp_decode(bytes, length, decode_side, most_pixels, facts, words, size);
+    munmap(bytes, length);
+    return ok;
+}

@@ -1,0 +1,29 @@
+// The phones' own format libraries (SPEC 17): libjpeg-turbo (TurboJPEG), libpng,
+// giflib and libwebp, linked into the worker. They load in well under a millisecond,
+// where libvips brings a hundred libraries (ImageMagick, poppler, librsvg …) and
+// 30–50 ms of relocation: a file that decodes whole and clean through them is judged
+// without libvips ever loading. Anything else (an error, a warning, a cut file) is
+// judged by the full path in picture.c, so a broken file's facts (the rows a cut
+// draws, a CRC's words) stay what they were; the library's words are kept for it.
+#ifndef NOTTI_DECODE_FORMATS_H
+#define NOTTI_DECODE_FORMATS_H
+
+#include <stddef.h>
+
+typedef struct PictureFacts {
+    int width, height, frames, orientation;
+    /// More pixels than the decode reads: judged from the header alone.
+    int header_only;
+} PictureFacts;
+
+/// Whether `format` ("jpeg", "png", "gif", "webp") is read by its own library here.
+int format_has_library(const char *format);
+
+/// Reads the picture at `path` with its format's library: 1 when it decodes whole, with no
+/// warning (`facts` filled; only the header read past `most_pixels` pixels), 0 otherwise, with
+/// the library's words in `words` (empty when it said none). `decode_side`: the shortest long
+/// side a scaled decode (JPEG's DCT scaling, WebP's) keeps.
+int format_decode(const char *format, const char *path, int decode_side, double most_pixels, PictureFacts *facts,
+                  char *words, size_t size);
+
+#endif
