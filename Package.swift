@@ -86,12 +86,18 @@ let package = Package(
         // opened by the worker on its first stream (its headers are in the default search path).
         .executableTarget(
             name: "notti-media-decode",
-            cSettings: [.unsafeFlags(["-I/usr/include/glib-2.0", "-I/usr/lib/\(multiarch)/glib-2.0/include", "-pthread"])],
+            cSettings: [
+                .unsafeFlags(["-I/usr/include/glib-2.0", "-I/usr/lib/\(multiarch)/glib-2.0/include", "-pthread"]),
+                // The sandbox's test hook (sandbox.h): read by debug builds (the tests') only.
+                .define("NOTTI_DECODE_TEST_HOOKS", .when(configuration: .debug)),
+            ],
             linkerSettings: [
                 // libvips and FFmpeg are opened when first needed (libvips.h, ffmpeg.h), not linked; the
                 // phones' own format libraries are linked (formats.h): together they load in under a millisecond.
                 .linkedLibrary("m"), .linkedLibrary("turbojpeg"), .linkedLibrary("png16"), .linkedLibrary("gif"),
                 .linkedLibrary("webp"), .linkedLibrary("webpdemux"),
+                // libseccomp: the decoding child's filter (sandbox.h).
+                .linkedLibrary("seccomp"),
                 // SwiftPM links every executable with swiftc, which adds the Swift runtime the C worker
                 // never calls: linked in, the package's worker needs no toolchain path (lintian refuses one).
                 .unsafeFlags(["-static-stdlib", "-Xlinker", "--gc-sections"], .when(configuration: .release)),

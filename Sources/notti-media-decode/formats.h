@@ -19,11 +19,11 @@ typedef struct PictureFacts {
 /// Whether `format` ("jpeg", "png", "gif", "webp") is read by its own library here.
 int format_has_library(const char *format);
 
-/// Reads the picture at `path` with its format's library: 1 when it decodes whole, with no
+/// Reads the picture in `descriptor` with its format's library, in a sandboxed child (sandbox.h): 1 when it decodes whole, with no
 /// warning (`facts` filled; only the header read past `most_pixels` pixels), 0 otherwise, with
 /// the library's words in `words` (empty when it said none). `decode_side`: the shortest long
 /// side a scaled decode (JPEG's DCT scaling, WebP's) keeps.
-int format_decode(const char *format, const char *path, int decode_side, double most_pixels, PictureFacts *facts,
+int format_decode(const char *format, int descriptor, int decode_side, double most_pixels, PictureFacts *facts,
                   char *words, size_t size);
 
 #endif

@@ -226,7 +226,7 @@ static const char *words_of(char *error, const char *words) {
     return error[0] ? error : words;
 }
 
-void decode_picture(const char *path, const char *mime, Reply *reply) {
+void decode_picture(int descriptor, const char *path, const char *mime, Reply *reply) {
     Loader loader = loader_for(mime);
     char error[512];
     char words[512] = "";
@@ -238,7 +238,7 @@ void decode_picture(const char *path, const char *mime, Reply *reply) {
     // The format's own library first: a file that decodes whole and clean is judged without libvips.
     if (format_has_library(format_name(loader))) {
         PictureFacts facts;
-        if (format_decode(format_name(loader), path, decode_side, header_only_pixels, &facts, words, sizeof words)) {
+        if (format_decode(format_name(loader), descriptor, decode_side, header_only_pixels, &facts, words, sizeof words)) {
             reply_clean(&facts, format_name(loader), reply);
             return;
         }

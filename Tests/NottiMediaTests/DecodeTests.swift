@@ -261,6 +261,30 @@ import Testing
         }
     }
 
+    /// The sandbox (SPEC 17): a picture is decoded in a child behind a seccomp filter. A decoder that makes a call
+    /// the filter forbids (the test build's hook plants it in PNG decodes alone) is killed, which costs that record
+    /// ("the decoder stopped", SIGSYS) and no other: the JPEG after it is decoded by a new worker.
+    @Test(.enabled(if: CLI.sanitizer == nil, "a sanitizer's runtime makes calls the filter refuses: its builds decode unfiltered"),
+          arguments: ["open", "openat", "socket", "connect", "execve", "ptrace", "fork"])
+    func aForbiddenCallKillsTheDecoderAndCostsOneRecord(call: String) throws {
+        let input = [DecodeTests.request(DecodeTests.server.url("/media/photo.png")), DecodeTests.request(DecodeTests.server.url("/media/photo.jpg"))]
+        let out = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["check", "-", "--format", "json", "--jobs", "1", "--cacert", Paths.testCA, "--out", out.path],
+                                 stdin: input.joined(separator: "\n") + "\n", environment: ["NOTTI_MEDIA_DECODE_TRY": "\(call):png"])
+        let records = OutFolder.records(ofJSONLines: result.stdout)
+        #expect(records.count == 4, "\(result.stderr)")
+        for record in records {
+            let message = DecodeTests.Records.message(record, "undecodable_media")
+            if (record["index"] as? Int) == 0 {
+                #expect(message.contains("the decoder stopped") && message.contains("(signal \(SIGSYS))"), "\(call): \(message)")
+            } else {
+                #expect(message.isEmpty, "\(call): the next file is decoded: \(message)")
+                #expect(DecodeTests.Records.decoded(record)["complete"] as? Bool == true)
+            }
+        }
+    }
+
     /// A grey PNG of `side`×`side` pixels, made with zlib (Python's): 9000×9000 decodes to 324 MB.
     static func largePNG(side: Int, at path: String) throws {
         let script = """

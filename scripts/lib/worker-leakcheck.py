@@ -95,9 +95,15 @@ def main():
         status, log = run(worker, kind, requests, folder)
         with open(log) as f:
             text = f.read()
+        # The worker's own summary is the log's last (it outlives the children it forks to decode each picture,
+        # sandbox.h); a child's definite leaks are the worker's other threads' memory, unreachable after fork, but
+        # a child's invalid reads and writes are the decoders' own: they count.
         lost = [line for line in text.splitlines() if "definitely lost:" in line]
-        print("worker-leakcheck, %s worker, %d requests: %s" % (kind, len(requests), lost[0].split("==", 2)[-1].strip() if lost else "no leak summary"))
-        if status != 0:
+        invalid = [line for line in text.splitlines() if "Invalid read" in line or "Invalid write" in line
+                   or "uninitialised value" in line]
+        print("worker-leakcheck, %s worker, %d requests: %s; %d invalid accesses in it and its decoding children"
+              % (kind, len(requests), lost[-1].split("==", 2)[-1].strip() if lost else "no leak summary", len(invalid)))
+        if status != 0 or invalid:
             failed = True
             print(text, file=sys.stderr)
     sys.exit(1 if failed else 0)
