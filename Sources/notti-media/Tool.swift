@@ -65,9 +65,12 @@ enum Tool {
             + "nor named by NOTTI_MEDIA_DECODER): files cannot be read as the phone reads them; \(fix)"
     }
 
-    /// The run's decode worker: none under `--no-decode`.
+    /// The run's decode workers: none under `--no-decode`; picture workers for each core, at most `--jobs`
+    /// (the same verdicts whatever their number: each content is decoded once, by one of them).
     static func decoder(_ options: Options) -> DecodeWorker {
-        options.noDecode ? DecodeWorker(off: ()) : DecodeWorker()
+        options.noDecode ? DecodeWorker(off: ())
+            : DecodeWorker(pictureWorkers: min(max(1, ProcessFacts.processorCount), options.jobs ?? Options.defaultJobs),
+                           cancellation: Signals.cancellation)
     }
 
     /// Says `error` in one line and returns its exit status (2 for anything unexpected).

@@ -342,7 +342,8 @@ import Testing
         let payloads = files.map { #"{"aps": {"alert": "hi", "mutable-content": 1}, "notification_id": "n", "notti_image_url": "\#(DecodeTests.server.url("/media/\($0)"))"}"# }
         var seen: [Int32: String] = [:]
         let result = try CLI.run(
-            ["check", "-", "--format", "json", "--cacert", Paths.testCA, "--out", out.path],
+            // One job: one picture worker (the pool's size is the cores, at most --jobs).
+            ["check", "-", "--format", "json", "--jobs", "1", "--cacert", Paths.testCA, "--out", out.path],
             stdin: payloads.joined(separator: "\n"),
             whileRunning: { pid in
                 // Every worker of the run (each is kept until the run ends), until the tool has exited.
@@ -363,6 +364,47 @@ import Testing
         #expect(kinds == files.map { $0.hasSuffix(".mp4") ? "video" : $0.hasSuffix(".mp3") ? "audio" : "picture" }, "\(kinds)")
         #expect(complete.allSatisfy { $0 == true }, "every file read whole: \(complete)")
         OutFolder.expectHoldsExactly(out, namedBy: records)
+    }
+
+    /// The picture workers are a pool, one for each core at most (and at most --jobs): the same records whatever
+    /// its size, each content decoded once, by one of them.
+    @Test func thePictureWorkersAreAPoolThatChangesNoVerdict() throws {
+        let files = ["photo.jpg", "photo.png", "animated.gif", "rotated-6.jpg", "rotated-8.jpg", "truncated.jpg", "corrupt.jpg",
+                     "crc-error.png", "truncated.png", "photo.heic", "photo.avif", "photo.bmp", "photo.tiff", "photo.jpg"]
+        let payloads = files.map { #"{"aps": {"alert": "hi", "mutable-content": 1}, "notification_id": "n", "notti_image_url": "\#(DecodeTests.server.url("/media/\($0)"))"}"# }
+        var outputs: [String] = []
+        for jobs in [1, 8] {
+            let out = Paths.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: out) }
+            var seen: [Int32: String] = [:]
+            let result = try CLI.run(
+                ["check", "-", "--format", "json", "--jobs", String(jobs), "--cacert", Paths.testCA, "--out", out.path],
+                stdin: payloads.joined(separator: "\n"),
+                whileRunning: { pid in
+                    let give = Date().addingTimeInterval(60)
+                    while Date() < give, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), !stat.contains(") Z ") {
+                        seen.merge(Self.kinds(of: pid)) { old, _ in old }
+                        usleep(1_000)
+                    }
+                })
+            #expect(result.status == 1, "the broken files fail: \(result.stderr)")
+            let pool = seen.values.filter { $0 == "pictures" }.count
+            // Thirteen contents spread over the pool by their hashes: every worker of it gets some (each is kept to the end).
+            #expect(pool == min(jobs, ProcessInfo.processInfo.activeProcessorCount), "--jobs \(jobs): \(seen)")
+            // The records without what is not deterministic (timings) or names the run's folder.
+            let records = OutFolder.records(ofJSONLines: result.stdout).map { record -> String in
+                var record = record
+                var media = record["media"] as? [String: Any] ?? [:]
+                media["elapsedMs"] = nil
+                media["timings"] = nil
+                record["media"] = media
+                record["content"] = nil
+                return String(decoding: try! JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self)
+            }
+            #expect(records.count == files.count)
+            outputs.append(records.joined(separator: "\n"))
+        }
+        #expect(outputs[0] == outputs[1], "the same records with one picture worker and with a pool")
     }
 
     /// A worker that never answers (a stand-in named by `NOTTI_MEDIA_DECODER` that sleeps) is killed at the

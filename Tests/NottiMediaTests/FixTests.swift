@@ -280,7 +280,7 @@ import Testing
         let manifest = (try? String(contentsOf: into.appendingPathComponent("fixes.jsonl"), encoding: .utf8)) ?? ""
         #expect(Set(left.filter { $0 != "fixes.jsonl" }).allSatisfy { manifest.contains($0) }, "\(left)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("payloads").path), "nothing rewritten")
-        #expect(Paths.contents(of: tmp) == ["keep.txt"], "the scratch folder and its attachments went, the user's file stayed")
+        #expect(Paths.contents(of: tmp) == ["keep.txt"], "the scratch folder and its attachments went, the user's file stayed: \(FileManager.default.subpaths(atPath: tmp.path) ?? [])")
     }
 
     @Test func whatOnlyTheOriginCanMendIsListedNotFixed() throws {

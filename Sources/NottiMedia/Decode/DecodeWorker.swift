@@ -1,7 +1,9 @@
 import Glibc
+import Synchronization
 
-/// The decode workers (`notti-media-decode`, SPEC 17), seen from the tool: one for
-/// pictures (libvips) and one for video and audio (FFmpeg), each started on the
+/// The decode workers (`notti-media-decode`, SPEC 17), seen from the tool: a pool for
+/// pictures (the format libraries; libvips when a file needs it), one for each core at
+/// most, and one for video and audio (FFmpeg), each started on the
 /// first file that may need it, fed one file at a time over a SOCK_SEQPACKET
 /// socket (the sniffed type, carrying the file's descriptor), and kept for the
 /// run. Each decoder loads sixty to a hundred shared libraries: in the workers,
@@ -17,31 +19,49 @@ import Glibc
 /// One file at a time per worker (the workers of a pipeline share them, in
 /// turn); each content is decoded once per run.
 package final class DecodeWorker: Sendable {
-    /// Nil when there is no worker executable (a library user without it): nothing is decoded.
-    private let pictures: WorkerProcess?
+    /// The picture workers, a pool sized to the machine (each started on its first file); empty when there is
+    /// no worker executable (a library user without it): nothing is decoded.
+    private let pictureWorkers: [WorkerProcess]
     private let streams: WorkerProcess?
     /// Off (`--no-decode`): nothing is decoded, and a missing worker is not news.
     private let off: Bool
+    /// Hands renders and fixes to the picture workers in turn.
+    private let turn = Atomic<Int>(0)
 
-    /// - Parameter executable: the worker to run; nil: `notti-media-decode` beside the running executable
-    ///   (`NOTTI_MEDIA_DECODER` names another).
-    package init(executable: String? = nil) {
+    /// - Parameters:
+    ///   - executable: the worker to run; nil: `notti-media-decode` beside the running executable
+    ///     (`NOTTI_MEDIA_DECODER` names another).
+    ///   - pictureWorkers: how many picture workers may run at once (the tool: the cores, at most `--jobs`).
+    ///     A picture worker holds about 4 MB (the format libraries; libvips only once a file needs it), so
+    ///     each core decodes; the stream worker stays one (FFmpeg's libraries hold about 20 MB each).
+    ///   - cancellation: the run's: a request in flight is abandoned when it is cancelled (the worker stopped).
+    package init(executable: String? = nil, pictureWorkers count: Int = 1, cancellation: Cancellation? = nil) {
         let executable = executable ?? Self.locate()
-        pictures = executable.map { WorkerProcess(executable: $0, kind: .pictures) }
-        streams = executable.map { WorkerProcess(executable: $0, kind: .streams) }
+        pictureWorkers = executable.map { executable in
+            (0..<max(1, count)).map { _ in WorkerProcess(executable: executable, kind: .pictures, cancellation: cancellation) }
+        } ?? []
+        streams = executable.map { WorkerProcess(executable: $0, kind: .streams, cancellation: cancellation) }
         off = false
     }
 
     /// No worker (`--no-decode`: the user knows files are not decoded): every decode answers nil, silently.
     package init(off: Void) {
-        pictures = nil
+        pictureWorkers = []
         streams = nil
         self.off = true
     }
 
-    /// The worker that reads files sniffed as `mime`.
-    private func worker(for mime: String) -> WorkerProcess? {
-        mime.hasPrefix("image/") ? pictures : streams
+    /// The first picture worker (the one `prepare` starts), nil without a worker.
+    private var pictures: WorkerProcess? { pictureWorkers.first }
+
+    /// The worker that reads files sniffed as `mime`: for a picture, the one its content (`sha256`) belongs to,
+    /// so that the same content always meets the same worker (decoded once, by its memo) and different
+    /// contents spread over the pool; without a content, the next in turn.
+    private func worker(for mime: String, sha256: String? = nil) -> WorkerProcess? {
+        guard mime.hasPrefix("image/") else { return streams }
+        guard pictureWorkers.count > 1 else { return pictures }
+        let slot = sha256.flatMap { Int($0.prefix(8), radix: 16) } ?? turn.wrappingAdd(1, ordering: .relaxed).oldValue
+        return pictureWorkers[slot % pictureWorkers.count]
     }
 
     /// Whether the process has said that there is no worker.
@@ -71,8 +91,8 @@ package final class DecodeWorker: Sendable {
         return [folder + "/notti-media-decode", folder + "/../lib/notti-media/notti-media-decode"].first { access($0, X_OK) == 0 }
     }
 
-    /// Starts the picture worker now, if it is not running, so that its start (loading libvips's
-    /// libraries, about 25 ms) overlaps the download whose file it will read; most media are pictures.
+    /// Starts the first picture worker now, if it is not running, so that its start overlaps the download
+    /// whose file it will read; most media are pictures. The others start on the files that reach them.
     /// The stream worker starts on the first video or audio file, beside it. Never waits.
     package func prepare() {
         pictures?.prepare()
@@ -110,7 +130,8 @@ package final class DecodeWorker: Sendable {
         let descriptor = open()
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        return worker.decode(descriptor, mime: mime, sha256: sha256, milliseconds: max(1, Int(seconds * 1000)))
+        return (self.worker(for: mime, sha256: sha256) ?? worker)
+            .decode(descriptor, mime: mime, sha256: sha256, milliseconds: max(1, Int(seconds * 1000)))
     }
 
     /// Draws the picture read from `source` (sniffed as `mime`) as each of `renditions`, the i-th written as
@@ -120,7 +141,7 @@ package final class DecodeWorker: Sendable {
     package func render(
         source: Int32, mime: String, drawnRows: Int?, renditions: [String], outputs: [Int32], within seconds: Double
     ) -> String? {
-        guard let pictures else {
+        guard let pictures = worker(for: "image/jpeg") else {
             if !off { Self.sayMissingOnce() }
             return "the decode worker is not installed"
         }

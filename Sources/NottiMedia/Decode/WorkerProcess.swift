@@ -24,9 +24,14 @@ final class WorkerProcess: @unchecked Sendable {
     /// The address space a worker may take: a 100,000,000-pixel HEIF decodes in about 400 MB.
     static let memoryMiB = 1536
 
-    init(executable: String, kind: Kind) {
+    /// The run's: a request in flight when it is cancelled (Ctrl-C during `fix`'s encode of a large photo) is
+    /// abandoned at once, the worker stopped, so the run ends through its own clean-up, not its grace period's.
+    private let cancellation: Cancellation?
+
+    init(executable: String, kind: Kind, cancellation: Cancellation? = nil) {
         self.executable = executable
         self.kind = kind
+        self.cancellation = cancellation
     }
 
     deinit {
@@ -98,9 +103,11 @@ final class WorkerProcess: @unchecked Sendable {
             guard left > .zero else {
                 return stopped(worker, why: "it did not answer within \(NumberText.decimal(Double(milliseconds) / 1000)) s")
             }
-            let polled = poll(&ready, 1, Int32(max(1, min(Int(Int32.max), Int(left / .milliseconds(1))))))
+            let wait = cancellation == nil ? left : min(left, .milliseconds(100))
+            let polled = poll(&ready, 1, Int32(max(1, min(Int(Int32.max), Int(wait / .milliseconds(1))))))
             if polled > 0 { break }
             if polled < 0 && errno != EINTR { return stopped(worker, why: Errno(errno).message) }
+            if cancellation?.isCancelled == true { return stopped(worker, why: "the run was interrupted") }
         }
         var buffer = [UInt8](repeating: 0, count: 16_384)
         let received = buffer.withUnsafeMutableBytes { recv(worker.socket, $0.baseAddress, $0.count, 0) }

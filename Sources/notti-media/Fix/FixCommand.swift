@@ -31,7 +31,7 @@ struct FixCommand {
         }
         defer { scratch.remove() }
         let attachments = scratch.path + "/attachments"
-        let decoder = DecodeWorker()
+        let decoder = Tool.decoder(options)
         let targets = FixTargets()
         let unreadable = Counter()
         var sourcesWithErrors = sources
