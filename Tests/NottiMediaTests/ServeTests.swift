@@ -432,9 +432,12 @@ import Testing
             for sample in family.samples:
                 names[sample.name + str(sorted(sample.labels.items()))] = sample.value
         print(int(names["notti_media_cache_hits_total[]"]), int(names["notti_media_requests_total[('route', '/v1/check'), ('status', '200')]"]),
-              int(names["notti_media_request_seconds_count[]"]) > 0, names["notti_media_heap_bytes[]"] > 1024 * 1024)
+              int(names["notti_media_request_seconds_count[]"]) > 0, names["notti_media_heap_bytes[]"] >= float(sys.argv[1]))
         """
-        let parsed = try CLI.run(executable: "/usr/bin/env", ["python3", "-c", parser], stdin: String(decoding: metrics.body, as: UTF8.self))
+        // The heap in use is malloc's count: a sanitizer's allocator, which replaces glibc's, leaves it at 0.
+        let leastHeap = CLI.sanitizer == nil ? 1024 * 1024 : 0
+        let parsed = try CLI.run(executable: "/usr/bin/env", ["python3", "-c", parser, String(leastHeap)],
+                                 stdin: String(decoding: metrics.body, as: UTF8.self))
         #expect(parsed.status == 0, "\(parsed.stderr)")
         #expect(parsed.stdout == "1 1 True True\n", "\(parsed.stdout)")
         _ = gate.stop()
