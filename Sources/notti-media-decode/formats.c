@@ -7,14 +7,8 @@
 #define _GNU_SOURCE
 #include "formats.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-// A sanitizer's runtime makes calls of its own (its reports, its threads): its builds decode unfiltered.
-#define UNDER_SANITIZER 1
-#endif
-#endif
-
 #include "sandbox.h"
+#include "sanitizer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,9 +29,6 @@
 #include <webp/decode.h>
 #include <webp/demux.h>
 
-int format_has_library(const char *format) {
-    return !strcmp(format, "jpeg") || !strcmp(format, "png") || !strcmp(format, "gif") || !strcmp(format, "webp");
-}
 
 static void say(char *words, size_t size, const char *text) {
     snprintf(words, size, "%s", text ? text : "");
@@ -160,7 +151,9 @@ static void png_warned(png_structp png, png_const_charp message) {
     read->warned = 1;
 }
 
-static int png_decode(const unsigned char *bytes, size_t length, double most, PictureFacts *facts, char *words, size_t size) {
+static int png_decode(const unsigned char *bytes, size_t length, int side, double most, PictureFacts *facts, char *words,
+                      size_t size) {
+    (void)side;  // decoded a row at a time, whole
     PNGRead read = {.bytes = bytes, .length = length, .words = words, .size = size};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &read, png_failed, png_warned);
     if (!png) return 0;
@@ -211,7 +204,9 @@ static int gif_bytes(GifFileType *gif, GifByteType *out, int count) {
     return (int)step;
 }
 
-static int gif_decode(const unsigned char *bytes, size_t length, double most, PictureFacts *facts, char *words, size_t size) {
+static int gif_decode(const unsigned char *bytes, size_t length, int side, double most, PictureFacts *facts, char *words,
+                      size_t size) {
+    (void)side;  // every frame decoded whole
     GIFRead read = {.bytes = bytes, .length = length};
     int error = 0;
     GifFileType *gif = DGifOpen(&read, gif_bytes, &error);
@@ -299,6 +294,23 @@ static int webp_decode(const unsigned char *bytes, size_t length, int side, doub
     return 1;
 }
 
+/// Each format's reader: the file's bytes in, its facts (or the library's words) out; 1 when it decodes whole and clean.
+typedef int (*Reader)(const unsigned char *bytes, size_t length, int side, double most, PictureFacts *facts, char *words, size_t size);
+
+static const struct {
+    const char *format;
+    Reader read;
+} readers[] = {{"jpeg", jpeg_decode}, {"png", png_decode}, {"gif", gif_decode}, {"webp", webp_decode}};
+
+static Reader reader_of(const char *format) {
+    for (size_t i = 0; i < sizeof readers / sizeof *readers; i++) {
+        if (!strcmp(readers[i].format, format)) return readers[i].read;
+    }
+    return NULL;
+}
+
+int format_has_library(const char *format) { return reader_of(format) != NULL; }
+
 /// What a decoding child hands its parent through the pipe.
 typedef struct ChildAnswer {
     int ok;
@@ -310,6 +322,8 @@ int format_decode(const char *format, int descriptor, int decode_side, double mo
                   char *words, size_t size) {
     words[0] = 0;
     *facts = (PictureFacts){0};
+    Reader decode = reader_of(format);
+    if (!decode) return 0;
     // Mapped here, before the child's filter: it reads memory, and opens, stats and maps nothing.
     struct stat info;
     if (fstat(descriptor, &info) != 0 || info.st_size <= 0) return 0;
@@ -337,10 +351,7 @@ int format_decode(const char *format, int descriptor, int decode_side, double mo
 #endif
         sandbox_try_forbidden_call(format);
         ChildAnswer reply = {0};
-        if (!strcmp(format, "jpeg")) reply.ok = jpeg_decode(bytes, length, decode_side, most_pixels, &reply.facts, reply.words, sizeof reply.words);
-        else if (!strcmp(format, "png")) reply.ok = png_decode(bytes, length, most_pixels, &reply.facts, reply.words, sizeof reply.words);
-        else if (!strcmp(format, "gif")) reply.ok = gif_decode(bytes, length, most_pixels, &reply.facts, reply.words, sizeof reply.words);
-        else if (!strcmp(format, "webp")) reply.ok = webp_decode(bytes, length, decode_side, most_pixels, &reply.facts, reply.words, sizeof reply.words);
+        reply.ok = decode(bytes, length, decode_side, most_pixels, &reply.facts, reply.words, sizeof reply.words);
         _exit(write(answer, &reply, sizeof reply) == (ssize_t)sizeof reply ? 0 : 1);
     }
     close(pipe_ends[1]);

@@ -30,6 +30,7 @@
 #include "transcode.h"
 #include "render.h"
 #include "reply.h"
+#include "sanitizer.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -38,12 +39,6 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define UNDER_SANITIZER 1
-#endif
-#endif
 
 enum { CHANNEL = 3 };
 
@@ -121,11 +116,10 @@ int main(int argc, char **argv) {
         }
 #endif
     }
-    const char *why = NULL;
     // Pictures: the format libraries are linked (loaded with the worker); libvips waits for a render, a fix,
     // a format without a library of its own, or a file the library refuses.
-    (void)why;
     if (strcmp(kind, "streams") == 0) ffmpeg_loaded();
+    const char *why = NULL;
 
     char text[512];
     int fds[MOST_DESCRIPTORS], count = 0;
@@ -145,12 +139,12 @@ int main(int argc, char **argv) {
         int picture = !posting && (rendering || strncmp(fixing ? fix_mime : mime, "image/", 6) == 0);
         // A decode of JPEG, PNG, GIF or WebP starts with the format's own library (formats.h): libvips is
         // loaded by decode_picture only for a file that library refuses.
-        int vips_ready = picture && (rendering || fixing || picture_needs_libvips(mime)) && libvips_loaded(&why);
-        int vips_skipped = picture && !rendering && !fixing && !picture_needs_libvips(mime);
+        int lean = picture && !rendering && !fixing && !picture_needs_libvips(mime);
+        int vips_ready = picture && !lean && libvips_loaded(&why);
         if (count < 1 || ((rendering || fixing || posting) && renditions != count - 1)) {
             reply_string(&reply, "status", rendering || fixing || posting ? "failed" : "not_decoded");
             reply_string(&reply, "detail", count < 1 ? "no file came with the request" : "one descriptor for each rendition is needed");
-        } else if (picture && !vips_ready && !vips_skipped) {
+        } else if (picture && !lean && !vips_ready) {
             reply_string(&reply, "status", rendering || fixing ? "failed" : "not_decoded");
             reply_string(&reply, "detail", why);
         } else {

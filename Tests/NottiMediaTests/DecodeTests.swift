@@ -329,6 +329,17 @@ import Testing
         return kinds
     }
 
+    /// Every worker `parent` started and its kind, watched until `parent` has exited (each is kept until the run ends).
+    static func kindsUntilExit(of parent: Int32) -> [Int32: String] {
+        var seen: [Int32: String] = [:]
+        let give = Date().addingTimeInterval(60)
+        while Date() < give, let stat = try? String(contentsOfFile: "/proc/\(parent)/stat", encoding: .utf8), !stat.contains(") Z ") {
+            seen.merge(kinds(of: parent)) { old, _ in old }
+            usleep(1_000)
+        }
+        return seen
+    }
+
     /// Pictures and streams are read by two workers, each loading its own decoder: a run of pictures
     /// starts no stream worker (FFmpeg's sixty-odd libraries stay out of memory), and a run of both
     /// starts one of each, every file read by its own.
@@ -345,14 +356,7 @@ import Testing
             // One job: one picture worker (the pool's size is the cores, at most --jobs).
             ["check", "-", "--format", "json", "--jobs", "1", "--cacert", Paths.testCA, "--out", out.path],
             stdin: payloads.joined(separator: "\n"),
-            whileRunning: { pid in
-                // Every worker of the run (each is kept until the run ends), until the tool has exited.
-                let give = Date().addingTimeInterval(60)
-                while Date() < give, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), !stat.contains(") Z ") {
-                    seen.merge(Self.kinds(of: pid)) { old, _ in old }
-                    usleep(1_000)
-                }
-            })
+            whileRunning: { pid in seen = Self.kindsUntilExit(of: pid) })
         #expect(result.status == 0, "exit status: \(result.stderr)")
         #expect(Set(seen.values) == Set(expected), "workers started: \(seen)")
         #expect(seen.count == expected.count, "one worker per kind: \(seen)")
@@ -380,13 +384,7 @@ import Testing
             let result = try CLI.run(
                 ["check", "-", "--format", "json", "--jobs", String(jobs), "--cacert", Paths.testCA, "--out", out.path],
                 stdin: payloads.joined(separator: "\n"),
-                whileRunning: { pid in
-                    let give = Date().addingTimeInterval(60)
-                    while Date() < give, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), !stat.contains(") Z ") {
-                        seen.merge(Self.kinds(of: pid)) { old, _ in old }
-                        usleep(1_000)
-                    }
-                })
+                whileRunning: { pid in seen = Self.kindsUntilExit(of: pid) })
             #expect(result.status == 1, "the broken files fail: \(result.stderr)")
             let pool = seen.values.filter { $0 == "pictures" }.count
             // Thirteen contents spread over the pool by their hashes: every worker of it gets some (each is kept to the end).

@@ -123,15 +123,14 @@ package final class DecodeWorker: Sendable {
     package func decode(opening open: () -> Int32, mime: String, sha256: String?, within seconds: Double) -> DecodedMedia? {
         // Bytes of no media type: what a picture decoder makes of them is known without reading them.
         guard DecodedMedia.kind(ofMime: mime) != nil else { return pictures == nil ? nil : .unreadable(mime: mime) }
-        guard let worker = worker(for: mime) else {
+        guard let worker = worker(for: mime, sha256: sha256) else {
             if !off { Self.sayMissingOnce() }
             return nil
         }
         let descriptor = open()
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        return (self.worker(for: mime, sha256: sha256) ?? worker)
-            .decode(descriptor, mime: mime, sha256: sha256, milliseconds: max(1, Int(seconds * 1000)))
+        return worker.decode(descriptor, mime: mime, sha256: sha256, milliseconds: max(1, Int(seconds * 1000)))
     }
 
     /// Draws the picture read from `source` (sniffed as `mime`) as each of `renditions`, the i-th written as

@@ -102,7 +102,7 @@ final class GateChecks: Sendable {
         defer {
             if !shelf.keepsFiles {
                 // The attachments were placed (no longer tracked as working files): each record names its own.
-                for path in written.files where FilePaths.parent(path) == folder { unlink(path) }
+                ExtensionShelf.removeAttachments(written.files, in: folder)
                 OwnedPaths.run.removeFiles(in: folder)
                 OwnedPaths.run.removeFolder(folder)
             }
@@ -177,11 +177,12 @@ struct ExtensionShelf {
     /// The files a check stored: only the verdict is kept (unless they are the cache's).
     func removeAttachments(of reports: [Report]) {
         guard !keepsFiles else { return }
-        for report in reports {
-            for attachment in report.attachments where FilePaths.parent(attachment.filePath) == folder {
-                unlink(attachment.filePath)
-            }
-        }
+        Self.removeAttachments(reports.flatMap { $0.attachments.map(\.filePath) }, in: folder)
+    }
+
+    /// Unlinks the attachment files `paths` that are directly in `folder` (the gate's own), nothing else a record names.
+    static func removeAttachments(_ paths: [String], in folder: String) {
+        for path in paths where FilePaths.parent(path) == folder { unlink(path) }
     }
 }
 
