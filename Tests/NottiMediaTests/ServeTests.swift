@@ -6,11 +6,17 @@ import Testing
     let media = TestServer.shared
 
     /// A running `notti-media serve`, its port read from its first line on stderr.
+    ///
+    /// Its stderr is read as it comes, all the while: a gate that says more than a pipe holds (a sanitizer's
+    /// report is tens of kilobytes) would otherwise block in its write, holding the sanitizer's locks, and
+    /// never exit. `stop` fails the test on a sanitizer's report and on a gate that does not exit.
     final class Gate {
         let process = Process()
         let port: Int
         private let errors = Pipe()
-        private var logged = Data()
+        private let logged = Guarded(Data())
+        private let reader: Thread
+        private let readerDone = DispatchSemaphore(value: 0)
 
         init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
             process.executableURL = URL(fileURLWithPath: CLI.binary)
@@ -18,16 +24,23 @@ import Testing
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             process.standardError = errors
             process.standardOutput = FileHandle.nullDevice
+            let (handle, logged, done) = (errors.fileHandleForReading, logged, readerDone)
+            reader = Thread {
+                while case let chunk = handle.availableData, !chunk.isEmpty { logged.update { $0.append(chunk) } }
+                done.signal()
+            }
             try process.run()
+            reader.start()
             var port = 0
             let deadline = Date().addingTimeInterval(20)
-            while port == 0, Date() < deadline {
-                let chunk = errors.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                logged.append(chunk)
-                let text = String(decoding: logged, as: UTF8.self)
+            while port == 0, Date() < deadline, process.isRunning || !logged.values.isEmpty {
+                let text = String(decoding: logged.values, as: UTF8.self)
                 if let range = text.range(of: "listening on http://127.0.0.1:") {
                     port = Int(text[range.upperBound...].prefix { $0.isNumber }) ?? 0
+                } else if !process.isRunning {
+                    break
+                } else {
+                    Thread.sleep(forTimeInterval: 0.02)
                 }
             }
             self.port = port
@@ -36,9 +49,19 @@ import Testing
         /// Stops it with `signal`; its exit status and everything it said on stderr.
         func stop(_ signal: Int32 = SIGTERM) -> (status: Int32, log: String) {
             kill(process.processIdentifier, signal)
+            let deadline = Date().addingTimeInterval(120)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning {
+                Issue.record("serve did not exit within 120 s of signal \(signal)")
+                kill(process.processIdentifier, SIGKILL)
+            }
             process.waitUntilExit()
-            logged.append(errors.fileHandleForReading.readDataToEndOfFile())
-            return (process.terminationStatus, String(decoding: logged, as: UTF8.self))
+            _ = readerDone.wait(timeout: .now() + 30)
+            let log = String(decoding: logged.values, as: UTF8.self)
+            for report in ["WARNING: ThreadSanitizer", "ERROR: AddressSanitizer", "ERROR: LeakSanitizer"] where log.contains(report) {
+                Issue.record("serve's stderr has a sanitizer's report:\n\(log)")
+            }
+            return (process.terminationStatus, log)
         }
 
         deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
@@ -451,4 +474,5 @@ final class Guarded<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
     var values: Value { lock.withLock { value } }
     func append<Element>(_ element: Element) where Value == [Element] { lock.withLock { value.append(element) } }
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&value) } }
 }

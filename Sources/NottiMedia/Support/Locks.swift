@@ -112,17 +112,18 @@ final class Semaphore: @unchecked Sendable {
 }
 
 /// A value only reached under its own pthread mutex (`Lock`): `Synchronization.Mutex`'s
-/// shape, with a lock ThreadSanitizer sees (several threads judge and place one download).
-final class Guarded<Value>: @unchecked Sendable {
+/// shape, with a lock ThreadSanitizer sees (several threads judge and place one download;
+/// serve's cache, metrics and suspended connections). Use it, not `Mutex`, for shared state.
+package final class Guarded<Value>: @unchecked Sendable {
     private let lock = Lock()
     // Guarded by `lock`.
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
-    func withLock<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+    package func withLock<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

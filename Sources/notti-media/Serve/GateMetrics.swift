@@ -1,5 +1,5 @@
 import CServeShim
-import Synchronization
+import NottiMedia
 
 /// `GET /metrics` (SPEC 21), in Prometheus's text format: requests by route and
 /// status, verdict cache hits and misses, checks in flight, verdicts by code, and
@@ -20,7 +20,7 @@ final class GateMetrics: Sendable {
         var latencySum = 0.0
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     func request(route: String, status: Int, seconds: Double) {
         state.withLock { state in

@@ -48,7 +48,7 @@ final class GateServer: Sendable {
         var body: [UInt8] = []
         var tooLarge = false
         var dispatched = false
-        let waiting = Mutex(Waiting())
+        let waiting = Guarded(Waiting())
 
         init(connection: OpaquePointer, method: String, path: String) {
             self.connection = connection

@@ -1,6 +1,5 @@
 import Glibc
 import NottiMedia
-import Synchronization
 
 /// The gate's one verdict cache (SPEC 21), shared by every client: verdicts by
 /// what was asked (URL, SDK, platform, send time), each reused while the media
@@ -39,7 +38,7 @@ final class VerdictCache: Sendable {
         var running: [String: [Waiter]] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
     let capacity: Int
     let queueLimit: Int
 
