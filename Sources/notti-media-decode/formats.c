@@ -311,6 +311,14 @@ static Reader reader_of(const char *format) {
 
 int format_has_library(const char *format) { return reader_of(format) != NULL; }
 
+int format_read(const char *format, const unsigned char *bytes, size_t length, int decode_side, double most_pixels,
+                PictureFacts *facts, char *words, size_t size) {
+    Reader decode = reader_of(format);
+    words[0] = 0;
+    *facts = (PictureFacts){0};
+    return decode ? decode(bytes, length, decode_side, most_pixels, facts, words, size) : 0;
+}
+
 /// What a decoding child hands its parent through the pipe.
 typedef struct ChildAnswer {
     int ok;
@@ -322,8 +330,7 @@ int format_decode(const char *format, int descriptor, int decode_side, double mo
                   char *words, size_t size) {
     words[0] = 0;
     *facts = (PictureFacts){0};
-    Reader decode = reader_of(format);
-    if (!decode) return 0;
+    if (!format_has_library(format)) return 0;
     // Mapped here, before the child's filter: it reads memory, and opens, stats and maps nothing.
     struct stat info;
     if (fstat(descriptor, &info) != 0 || info.st_size <= 0) return 0;
@@ -351,7 +358,7 @@ int format_decode(const char *format, int descriptor, int decode_side, double mo
 #endif
         sandbox_try_forbidden_call(format);
         ChildAnswer reply = {0};
-        reply.ok = decode(bytes, length, decode_side, most_pixels, &reply.facts, reply.words, sizeof reply.words);
+        reply.ok = format_read(format, bytes, length, decode_side, most_pixels, &reply.facts, reply.words, sizeof reply.words);
         _exit(write(answer, &reply, sizeof reply) == (ssize_t)sizeof reply ? 0 : 1);
     }
     close(pipe_ends[1]);

@@ -26,4 +26,9 @@ int format_has_library(const char *format);
 int format_decode(const char *format, int descriptor, int decode_side, double most_pixels, PictureFacts *facts,
                   char *words, size_t size);
 
+/// The sandboxed child's step, in the calling process and without a filter: `bytes` read by `format`'s library,
+/// as `format_decode` answers (0 for a format without one). Fuzz/DecoderFuzzer.c calls it on hostile bytes.
+int format_read(const char *format, const unsigned char *bytes, size_t length, int decode_side, double most_pixels,
+                PictureFacts *facts, char *words, size_t size);
+
 #endif
