@@ -135,10 +135,15 @@ import Testing
         }
         #expect(codes.filter { !["notification_id_missing", "animation_lost"].contains($0) }.isEmpty, "\(codes)")
 
-        // The same input gives byte-identical renditions; the rewritten payloads give fix nothing to do.
+        // The same input gives byte-identical renditions and the same manifest, one URL at a time (--jobs 1) as
+        // eight at a time (the default); the rewritten payloads give fix nothing to do.
         let again = folder.appendingPathComponent("again")
-        let second = try fix(input.path, into: again)
+        let second = try fix(input.path, into: again, extra: ["--jobs", "1"])
         #expect(second.names == run.names)
+        func withoutNewURLs(_ manifest: [[String: Any]]) -> [NSDictionary] {
+            manifest.map { line in NSDictionary(dictionary: line.filter { $0.key != "newUrl" }) }
+        }
+        #expect(withoutNewURLs(second.manifest) == withoutNewURLs(run.manifest), "the manifest's lines, in order")
         for name in files {
             #expect(FileManager.default.contentsEqual(atPath: into.appendingPathComponent(name).path,
                                                       andPath: again.appendingPathComponent(name).path), "\(name)")

@@ -9,8 +9,8 @@ import NottiMedia
 /// payloads again, pointing at the renditions.
 ///
 /// Three steps, one after the other: the check (the pipeline, as `check`), the
-/// renditions (each URL downloaded whole, drawn by the decode worker), the
-/// manifest and the rewritten payloads.
+/// renditions (each URL downloaded whole, drawn by the decode workers, several
+/// URLs at a time: `RenditionWorkers`), the manifest and the rewritten payloads.
 struct FixCommand {
     let options: Options
 
@@ -50,34 +50,47 @@ struct FixCommand {
         }
         for line in targets.payloadLines { Console.out(line) }
 
-        let downloader: MediaDownloader
-        do {
-            downloader = try MediaDownloader(
-                options: Tool.fetchOptions(from: options), outputDirectory: attachments, ownedPaths: .run, decoder: decoder)
+        let withFindings = targets.ordered.filter { !$0.findings.isEmpty }
+        let progress = options.quiet || !Console.stderrIsTerminal ? nil : ProgressLine()
+        defer { progress?.clear() }
+        // One downloader per thread (a libcurl handle each); libmagic's handles and the probes are shared.
+        let downloads: String
+        let sniffers: SnifferPool
+        do throws(ServiceExtensionError) {
+            downloads = try MediaDownloader.checkedFolder(attachments)
         } catch {
             return Tool.report(LocalError(error.message))
         }
-        let fixer = MediaFixer(
-            downloads: downloader, decoder: decoder, folder: folder, maxSide: options.maxSide, targetBytes: options.targetBytes,
-            timeoutSeconds: options.timeoutSeconds ?? 60, baseURL: options.baseURL)
+        do throws(SnifferError) {
+            sniffers = try SnifferPool(size: ProcessFacts.processorCount, openingNow: false)
+        } catch {
+            return Tool.report(LocalError(error.message))
+        }
+        let probes = ForwardSecrecyProbes()
+        let renditions = RenditionWorkers(count: options.jobs ?? Options.defaultJobs) {
+            MediaFixer(
+                downloads: MediaDownloader(
+                    options: Tool.fetchOptions(from: options), outputDirectory: downloads, ownedPaths: .run, sniffers: sniffers,
+                    probes: probes, decoder: decoder),
+                decoder: decoder, folder: folder, maxSide: options.maxSide, targetBytes: options.targetBytes,
+                timeoutSeconds: options.timeoutSeconds ?? 60, baseURL: options.baseURL)
+        }
+        progress?.update(fixed: 0, of: withFindings.count)
+        let total = withFindings.count
+        let outcomes = renditions.fix(withFindings) { done in progress?.update(fixed: done, of: total) }
+        progress?.clear()
         var lines: [String] = []
         var replacements: [String: PayloadRewrite.Replacement] = [:]
         var androidStills: [String: String] = [:]
         var everyFindingCured = true
         var tally = FixTally()
-        let withFindings = targets.ordered.filter { !$0.findings.isEmpty }
-        let progress = options.quiet || !Console.stderrIsTerminal ? nil : ProgressLine()
-        defer { progress?.clear() }
-        for (index, target) in withFindings.enumerated() {
-            progress?.update(fixed: index, of: withFindings.count)
-            // Stopped: the manifest names what finished, and DIR holds exactly that (the partial file is gone).
-            if Signals.receivedSignal != nil { break }
-            let outcome = fixer.fix(target)
+        // Stopped: the manifest names what finished, and DIR holds exactly that (the partial files are gone).
+        for (target, outcome) in zip(withFindings, outcomes) {
+            guard let outcome else { continue }
             tally.add(outcome)
             lines.append(JSONWriter.string(outcome.json))
             if let notFixed = outcome.notFixed {
                 everyFindingCured = false
-                progress?.clear()
                 for finding in target.findings where finding.code == notFixed.code { Console.out(finding.line) }
             }
             if let rendition = outcome.rendition, let newURL = outcome.newURL {

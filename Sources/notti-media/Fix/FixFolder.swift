@@ -6,14 +6,16 @@ import NottiMedia
 /// file of this run's, verified, then renamed to `<sha256>.<ext>`; an earlier
 /// run's renditions that this manifest does not name go at the end. Anything
 /// the tool did not put there refuses the folder: it is never cleaned.
-final class FixFolder {
+/// Renditions are made on several threads at once (`RenditionWorkers`): what
+/// they change here (the partial files' count, the names given) is under a lock.
+final class FixFolder: @unchecked Sendable {
     static let manifestName = "fixes.jsonl"
 
     let path: String
     /// What an earlier `fix` left: its renditions and manifest.
     private let earlier: Set<String>
-    /// The renditions this run named.
-    private(set) var named: Set<String> = []
+    /// The renditions this run named, and how many partial files it made (for their names).
+    private let made = Guarded((named: Set<String>(), partials: 0))
     /// The folder did not exist before this run (a failed run removes it again, when empty).
     private let madeHere: Bool
 
@@ -60,14 +62,14 @@ final class FixFolder {
         }
     }
 
-    /// Partial files made so far, for their names.
-    private var partials = 0
-
     /// A new partial file of this run's in the folder, for a rendition to be written to, with the
     /// user's usual mode (0666 less the umask), as the renditions will keep.
     func makePartial() -> Result<(path: String, descriptor: Int32), Errno> {
-        partials += 1
-        let partial = "\(path)/.fix-\(getpid())-\(partials).partial"
+        let number = made.withLock { made in
+            made.partials += 1
+            return made.partials
+        }
+        let partial = "\(path)/.fix-\(getpid())-\(number).partial"
         return OwnedPaths.run.createFile(partial, mode: 0o666).map { (partial, $0) }
     }
 
@@ -78,7 +80,7 @@ final class FixFolder {
         // The same name holds the same bytes: an earlier run's copy is replaced by an equal one.
         guard rename(partial, "\(path)/\(name)") == 0 else { throw Errno(errno) }
         OwnedPaths.run.release(partial)
-        named.insert(name)
+        made.withLock { _ = $0.named.insert(name) }
         return name
     }
 
@@ -101,14 +103,18 @@ final class FixFolder {
             throw LocalError("--into: cannot write \(path)/\(Self.manifestName): \(why); the folder is left as it was")
         }
         OwnedPaths.run.release(partial.path)
+        let named = made.withLock { $0.named }
         for name in earlier.subtracting(named).subtracting([Self.manifestName]) { unlink("\(path)/\(name)") }
     }
 
     /// A run that cannot write its manifest leaves the folder as it was: the renditions it added go
     /// (one an earlier run named holds the same bytes, and stays), and a folder it made goes when empty.
     func abandon() {
+        let named = made.withLock { made in
+            defer { made.named = [] }
+            return made.named
+        }
         for name in named.subtracting(earlier) { unlink("\(path)/\(name)") }
-        named = []
         if madeHere { rmdir(path) }
     }
 }
