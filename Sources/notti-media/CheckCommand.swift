@@ -75,8 +75,10 @@ struct CheckCommand {
                 jobs: options.jobs ?? Options.defaultJobs, options: Tool.fetchOptions(from: options),
                 selection: options.sdk, outputDirectory: outputDirectory, strict: options.strict,
                 cancellation: Signals.cancellation,
-                render: { [drawsCards = preview != nil] report in
-                    CheckRecord.Rendering(line: renderer.render(report), report: drawsCards ? report : nil)
+                render: { [preview] report in
+                    // The card's pictures are drawn here, on the fetch thread, not on the writer's.
+                    preview?.drawPictures(report)
+                    return CheckRecord.Rendering(line: renderer.render(report), report: preview != nil ? report : nil)
                 })
             if let hostConnections = options.hostConnections { configuration.hostConnections = hostConnections }
             configuration.cache = Tool.openCache(options)

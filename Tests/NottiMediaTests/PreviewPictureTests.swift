@@ -77,6 +77,19 @@ import Testing
         #expect(try !isGrey(pixel(expanded, 10, 100)), "above it, the picture")
     }
 
+    /// The fetch threads draw the cards' pictures as their records are rendered (not the writer): forty
+    /// pushes of one picture at forty URLs, eight fetched at a time, draw it once, and every card shows it.
+    @Test func aPictureManyPushesNameIsDrawnOnceForEveryCard() throws {
+        let lines = (0..<40).map { payload(url: Self.server.url("/media/photo.jpg?u=\($0)")) }
+        let (html, _, names, folder) = try page(lines)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(names.count == 2 && names.allSatisfy { $0.hasSuffix("-ios-thumbnail.jpg") || $0.hasSuffix("-ios-expanded.jpg") },
+                "\(names)")
+        for name in names {
+            #expect(html.components(separatedBy: "report-media/\(name)").count - 1 >= 40, "every card shows \(name)")
+        }
+    }
+
     @Test func nothingUndrawableAndNoStreamIsCopiedBesideThePage() throws {
         let (html, _, names, folder) = try page([notti("corrupt.jpg"), notti("avc1.mp4"), notti("tone.mp3")])
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -33,11 +33,11 @@ final class Lock: @unchecked Sendable {
 
 /// A pthread condition variable with its own lock: `lock`, then `wait` until
 /// the state it guards changes, `signal` or `broadcast` after changing it.
-final class Condition: @unchecked Sendable {
+package final class Condition: @unchecked Sendable {
     private let mutex = Lock()
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init() {
+    package init() {
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         // Timed waits measure on the monotonic clock: setting the wall clock cannot stretch them.
@@ -53,10 +53,13 @@ final class Condition: @unchecked Sendable {
         condition.deallocate()
     }
 
-    func lock() { mutex.lock() }
-    func unlock() { mutex.unlock() }
+    package func lock() { mutex.lock() }
+    package func unlock() { mutex.unlock() }
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        try mutex.withLock(body)
+    }
     /// Called with the lock held; returns with it held again.
-    func wait() { pthread_cond_wait(condition, mutex.raw) }
+    package func wait() { pthread_cond_wait(condition, mutex.raw) }
     /// As `wait`, for at most `milliseconds`. - Returns: false when the time ran out.
     func wait(milliseconds: Int) -> Bool {
         var time = timespec()
@@ -66,8 +69,8 @@ final class Condition: @unchecked Sendable {
         time.tv_nsec = nanoseconds % 1_000_000_000
         return pthread_cond_timedwait(condition, mutex.raw, &time) != ETIMEDOUT
     }
-    func signal() { pthread_cond_signal(condition) }
-    func broadcast() { pthread_cond_broadcast(condition) }
+    package func signal() { pthread_cond_signal(condition) }
+    package func broadcast() { pthread_cond_broadcast(condition) }
 }
 
 /// A counting semaphore on `Condition` (in place of `DispatchSemaphore`, which

@@ -26,8 +26,10 @@ final class HTMLPreview: @unchecked Sendable {
     private var inputPart = CardSelection.Part.none
     private var companionsLeft = 0
     private var inputPictures: [String] = []
-    /// The renditions the cards show, drawn by the decode worker (writer thread).
+    /// The renditions the cards show, drawn by the decode workers (on the fetch threads: `drawPictures`).
     private let pictures: PreviewPictures
+    /// `--errors-only`: a passing push gets no card, so its pictures are not drawn.
+    private let errorsOnly: Bool
     /// Which pushes get a card (writer thread).
     private var selection: CardSelection
     /// Files an earlier page stored in the media folder: what this page does not reference goes at the end.
@@ -41,6 +43,7 @@ final class HTMLPreview: @unchecked Sendable {
     /// - Throws: `UsageError` when `path` is a folder; `LocalError` when a folder cannot be made.
     init(path: String, spool: Spool, passingSpool: Spool, context: PreviewContext, decoder: DecodeWorker, errorsOnly: Bool = false) throws {
         selection = CardSelection(errorsOnly: errorsOnly)
+        self.errorsOnly = errorsOnly
         let page = FilePaths.standardized(path)
         try FileTarget.check(page, option: "html")
         let folder = FilePaths.deletingExtension(page) + "-media"
@@ -81,8 +84,18 @@ final class HTMLPreview: @unchecked Sendable {
         }
     }
 
-    /// Adds a record's card when the page keeps it, drawing its picture the first time
-    /// its content is seen. Runs on the writer thread, in input order.
+    /// Draws the pictures a card of `report` shows, the first time their content is seen: called on
+    /// the fetch thread that rendered the record, before the record reaches the writer, so that the
+    /// decode workers draw while other records are written (one slow picture held back every record
+    /// after it when the writer drew). Whether the card is kept is the writer's to say; a drawing
+    /// no kept card shows is removed at the end, as before.
+    func drawPictures(_ report: Report) {
+        if errorsOnly && report.passed { return }
+        _ = drawn(report)
+    }
+
+    /// Adds a record's card when the page keeps it, with the pictures `drawPictures` drew (drawing
+    /// any it did not). Runs on the writer thread, in input order.
     func add(_ record: CheckRecord, report: Report) {
         if record.diagnostics.contains(where: { $0.severity == .warning }) { warned += 1 }
         // A request's records arrive one after the other, the first carrying the rest as companions:

@@ -4,8 +4,13 @@ import NottiMedia
 /// The pictures a preview card shows (SPEC 17): small renditions of an attached
 /// picture as each phone draws it, drawn from the decoded pixels by the decode
 /// worker into the page's media folder as `<sha256>-<rendition>.jpg`. The page
-/// never holds the downloaded file itself. Used on the writer thread only.
-final class PreviewPictures {
+/// never holds the downloaded file itself.
+///
+/// Drawn on the fetch threads, as each record is rendered (`HTMLPreview.drawPictures`),
+/// so that a slow picture holds back no record written after it; the writer then
+/// finds each card's pictures drawn. One content is drawn by one thread at a time
+/// (another asking for it waits for that drawing), and once.
+final class PreviewPictures: @unchecked Sendable {
     /// Each phone's drawing of a picture; the worker's render.c says how each is drawn.
     enum Rendition: String, CaseIterable {
         /// The collapsed banner's square, centre-cropped thumbnail.
@@ -33,12 +38,16 @@ final class PreviewPictures {
     private let decoder: DecodeWorker
     /// Renditions an earlier page stored: named by content, they hold the same drawing.
     private let earlier: Set<String>
+    /// Guards what follows, and is signalled when a drawing ends.
+    private let condition = Condition()
     /// The renditions this page shows, by file name.
-    private(set) var referenced: Set<String> = []
+    private var drawnNames: Set<String> = []
     /// Contents the worker could not draw, and why.
     private var failed: [String: String] = [:]
+    /// Contents a thread is drawing now.
+    private var drawing: Set<String> = []
     /// The first rendition that could not be written in the folder (a full disk, say): the page fails.
-    private(set) var writeFailure: String?
+    private var firstWriteFailure: String?
 
     init(folder: String, decoder: DecodeWorker, earlier: Set<String>) {
         self.folder = folder
@@ -53,20 +62,44 @@ final class PreviewPictures {
         return ContentHashName.isHash(name.prefix(64)) && Rendition(rawValue: String(rendition)) != nil
     }
 
+    /// The renditions this page shows, by file name (read once the run is over).
+    var referenced: Set<String> { condition.withLock { drawnNames } }
+    /// The first rendition that could not be written in the folder (read once the run is over).
+    var writeFailure: String? { condition.withLock { firstWriteFailure } }
+
     /// The renditions of `attachment` (a picture the phone attached), drawn once per content.
     func draw(_ attachment: Attachment, decoded: DecodedMedia?, as renditions: [Rendition]) -> Drawn {
         guard let decoded else { return .notDrawn("not drawn: the file was not decoded") }
         if let why = decoded.undecodable { return .notDrawn("nothing to draw: the phone's decoder cannot read it (\(why))") }
         guard decoded.complete != nil else { return .notDrawn("not drawn: more than 100,000,000 pixels (judged from its header)") }
-        if let why = failed[attachment.sha256] { return .notDrawn("not drawn: \(why)") }
-        let names = Dictionary(uniqueKeysWithValues: renditions.map { ($0, "\(attachment.sha256)-\($0.rawValue).jpg") })
-        let missing = renditions.filter { !referenced.contains(names[$0]!) && !earlier.contains(names[$0]!) }
-        if !missing.isEmpty, let why = render(attachment, decoded: decoded, missing.map { ($0, names[$0]!) }) {
-            failed[attachment.sha256] = why
+        let content = attachment.sha256
+        let names = Dictionary(uniqueKeysWithValues: renditions.map { ($0, "\(content)-\($0.rawValue).jpg") })
+        condition.lock()
+        while drawing.contains(content) { condition.wait() }
+        if let why = failed[content] {
+            condition.unlock()
             return .notDrawn("not drawn: \(why)")
         }
-        referenced.formUnion(names.values)
-        return .pictures(names)
+        let missing = renditions.filter { !drawnNames.contains(names[$0]!) && !earlier.contains(names[$0]!) }
+        guard !missing.isEmpty else {
+            drawnNames.formUnion(names.values)
+            condition.unlock()
+            return .pictures(names)
+        }
+        drawing.insert(content)
+        condition.unlock()
+        // The worker draws outside the lock: other contents are drawn meanwhile.
+        let why = render(attachment, decoded: decoded, missing.map { ($0, names[$0]!) })
+        condition.lock()
+        drawing.remove(content)
+        if let why { failed[content] = why } else { drawnNames.formUnion(names.values) }
+        condition.broadcast()
+        condition.unlock()
+        return why.map { .notDrawn("not drawn: \($0)") } ?? .pictures(names)
+    }
+
+    private func noteWriteFailure(_ failure: String) {
+        condition.withLock { if firstWriteFailure == nil { firstWriteFailure = failure } }
     }
 
     /// Creates the renditions' files and has the worker draw into them; removes them when it cannot.
@@ -88,7 +121,7 @@ final class PreviewPictures {
             case .success(let descriptor): created.append((path, descriptor))
             case .failure(let error):
                 discard()
-                if writeFailure == nil { writeFailure = "cannot write \(path): \(error.message)" }
+                noteWriteFailure("cannot write \(path): \(error.message)")
                 return "the page's media folder could not hold it"
             }
         }
@@ -102,7 +135,7 @@ final class PreviewPictures {
         for file in created {
             let closed = close(file.descriptor) == 0
             OwnedPaths.run.release(file.path)
-            if !closed, writeFailure == nil { writeFailure = "cannot write \(file.path): \(Errno(errno).message)" }
+            if !closed { noteWriteFailure("cannot write \(file.path): \(Errno(errno).message)") }
         }
         return nil
     }
