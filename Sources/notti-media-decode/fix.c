@@ -78,6 +78,8 @@ static VipsImage *prepare(const char *path, Loader loader, int max_side, int *pn
         g_object_unref(opaque);
         if (!memory) return NULL;
     }
+    // Upright already (most photos): the copy in memory is the picture, not copied again.
+    if (*orientation == 1) return memory;
     VipsImage *tagged = NULL, *upright = NULL;
     if (vips_copy(memory, &tagged, NULL) == 0) {
         vips_image_set_int(tagged, VIPS_META_ORIENTATION, *orientation);

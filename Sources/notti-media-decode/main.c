@@ -33,6 +33,7 @@
 #include "sanitizer.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,9 @@ int main(int argc, char **argv) {
     close_range(CHANNEL + 1, ~0U, 0);
     struct rlimit none = {0, 0};
     setrlimit(RLIMIT_CORE, &none);
+    // A picture's buffers (megabytes) are mapped and unmapped whole: glibc would otherwise raise its
+    // threshold after the first such free and keep later ones in the heap, held between files.
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
     // `--memory-mib N`: the most address space the decoders may take (a sanitizer reserves terabytes of
     // it). `--kind pictures|streams`: the media this worker is started for; its decoder's libraries are
     // loaded now, while the tool's download arrives (a request of the other kind still gets an answer).
