@@ -14,7 +14,12 @@ package final class Sniffer {
         guard let cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR) else {
             throw SnifferError(message: "libmagic could not be opened")
         }
-        guard magic_load(cookie, nil) == 0 else {
+        let loaded = if let database = CompiledMagic.shared {
+            database.load(into: cookie)
+        } else {
+            magic_load(cookie, nil)
+        }
+        guard loaded == 0 else {
             let message = magic_error(cookie).map { String(cString: $0) } ?? "unknown error"
             magic_close(cookie)
             throw SnifferError(message: "libmagic could not load its database: \(message)")
