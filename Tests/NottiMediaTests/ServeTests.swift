@@ -181,6 +181,11 @@ import Testing
         #expect(try Self.ask(gate.port, "POST", path: "/v1/check", body: Data("  \n".utf8)).status == 400)
         let health = try Self.ask(gate.port, path: "/healthz")
         #expect(health.status == 200 && health.json["status"] as? String == "serving")
+        // HEAD answers as GET does, without the body: its Content-Length is the body's GET gets (RFC 9110 9.3.2).
+        let verdict = try Self.ask(gate.port, path: mediaPath("/media/logo.png", "sdk=notti"))
+        let head = try Self.ask(gate.port, "HEAD", path: mediaPath("/media/logo.png", "sdk=notti"))
+        #expect(head.status == 200 && head.body.isEmpty, "\(head)")
+        #expect(head.headers["content-length"] == "\(verdict.body.count)", "\(head.headers) against \(verdict.body.count) bytes")
         _ = gate.stop()
     }
 

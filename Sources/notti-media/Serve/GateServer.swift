@@ -296,7 +296,8 @@ final class GateServer: Sendable {
 
     private func respond(_ exchange: Exchange, _ answer: Answer) -> Int32 {
         let headers = answer.headers + [nil, nil]
-        let body = exchange.method == "HEAD" ? "" : answer.body
+        // A HEAD gets GET's headers, its Content-Length the body's: libmicrohttpd sends no body for HEAD.
+        let body = answer.body
         let queued = body.withCString { pointer in
             serve_respond(exchange.connection, UInt32(answer.status), pointer, body.utf8.count, answer.contentType,
                           headers[0], headers[1])
