@@ -135,6 +135,10 @@ import Testing
         #expect((ios["media"] as? [[String: Any]])?.compactMap { $0["identifier"] as? String } == ["a", "b"])
         #expect(((ios["content"] as? [String: Any])?["attachments"] as? [[String: Any]])?.count == 1)
         #expect(message(ios, "http_error")?.hasPrefix("att.b: ") == true, "\(codes(ios))")
+        // An entry whose message already names it is not named twice.
+        let number = try check([Self.oneSignal(attachments: [:], bigPicture: nil, extra: ["ios_attachments": ["a": 5]])])
+        #expect(message(number[0], "invalid_url") == "att.a must be a string, not a number; send an absolute URL with a host and no spaces",
+                "\(String(describing: message(number[0], "invalid_url")))")
         // No big_picture: the Android notification shows its text, which is no failure.
         #expect(records[1]["reason"] as? String == "no_media" && records[1]["passed"] as? Bool == true)
         #expect(((records[1]["content"] as? [String: Any])?["style"]) as? String == "text")

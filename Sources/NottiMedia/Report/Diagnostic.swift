@@ -54,3 +54,14 @@ public struct Diagnostic: Sendable, Equatable {
         return .object(members)
     }
 }
+
+extension Diagnostic {
+    /// The finding about entry `entry` of a payload of several, its message led by the entry's name
+    /// (once: a message that already begins with it, `att.a must be a string`, is not named twice).
+    func naming(entry: String) -> Diagnostic {
+        var named = self
+        named.entry = entry
+        if !(message.hasPrefix(entry) && message.dropFirst(entry.count).first == " ") { named.message = "\(entry): \(message)" }
+        return named
+    }
+}

@@ -8,12 +8,7 @@ extension PayloadPlan {
         if deviceHeaders { context += deviceDependent(results) }
         // The URLs as written (SPEC 20), each entry named where the payload has several.
         for (entry, finding) in urlFindings {
-            var named = finding
-            if entries.count > 1 {
-                named.message = "\(entry): \(finding.message)"
-                named.entry = entry
-            }
-            context.append(named)
+            context.append(entries.count > 1 ? finding.naming(entry: entry) : finding)
         }
         // Without mutable-content, or without alert text, iOS never runs the extension:
         // the push shows as sent, whatever the media would have done (SPEC 7).
@@ -182,13 +177,7 @@ package struct JudgedEntries: Sendable {
     /// Adds one entry's judgement; `entry` names it in its findings (a payload of several), nil for one alone.
     mutating func add(_ verdict: EntryVerdict, summary: MediaVerdict?, entry: String?) {
         if let summary { verdicts.append(summary) }
-        func named(_ finding: Diagnostic) -> Diagnostic {
-            guard let entry else { return finding }
-            var named = finding
-            named.message = "\(entry): \(finding.message)"
-            named.entry = entry
-            return named
-        }
+        func named(_ finding: Diagnostic) -> Diagnostic { entry.map { finding.naming(entry: $0) } ?? finding }
         switch verdict {
         case .attached(let attachment, _, let found):
             attachments.append(attachment)
