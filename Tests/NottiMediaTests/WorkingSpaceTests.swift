@@ -52,13 +52,13 @@ import Testing
     }
 
     @Test func aSIGKILLMidRunLeavesOnlyPlacedAttachments() throws {
-        let out = Paths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: out) }
+        let out = Paths.temporaryFolder(), temporary = Paths.temporaryFolder()
+        defer { for folder in [out, temporary] { try? FileManager.default.removeItem(at: folder) } }
         // Slow answers, so the kill comes while downloads are in flight.
         let tag = UUID().uuidString
         let lines = (0..<64).map { payload(url: server.url("/u/\(tag)/slow/\($0 % 4 == 0 ? 0 : 4000)/padded/\(Self.pictureBytes)/photo.jpg?uid=\($0)")) }
         let result = try CLI.run(["check", "-", "--cacert", Paths.testCA, "--jobs", "8", "--out", out.path],
-                                 stdin: lines.joined(separator: "\n") + "\n") { pid in
+                                 stdin: lines.joined(separator: "\n") + "\n", environment: ["TMPDIR": temporary.path]) { pid in
             Thread.sleep(forTimeInterval: 2)
             kill(pid, SIGKILL)
         }
@@ -66,5 +66,9 @@ import Testing
         let left = Paths.contents(of: out)
         #expect(left.allSatisfy { $0.range(of: #"^[0-9a-f]{64}\.jpg$"#, options: .regularExpression) != nil }, "\(left)")
         #expect(left.count <= 1)
+        // No file in the temporary folder: only check's own mkdtemp folder, empty (its working files have no names).
+        let scratch = Paths.contents(of: temporary)
+        #expect(scratch.count == 1 && scratch.allSatisfy { $0.hasPrefix("notti-media-check-") }, "\(scratch)")
+        #expect(scratch.allSatisfy { Paths.contents(of: temporary.appendingPathComponent($0)).isEmpty })
     }
 }

@@ -70,7 +70,8 @@ enum CLI {
         output: Output = .capture, holdStdinOpen: Bool = false, whileRunning: ((Int32) -> Void)? = nil
     ) throws -> Result {
         let environment = ProcessInfo.processInfo.environment
-            .merging(["XDG_CACHE_HOME": cacheHome.path, "HOME": home.path]) { $1 }.merging(environment) { $1 }
+            .merging(["XDG_CACHE_HOME": cacheHome.path, "HOME": home.path, "TMPDIR": Paths.toolsTemporaryFolder.path]) { $1 }
+            .merging(environment) { $1 }
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let outPath = folder.appendingPathComponent("stdout").path

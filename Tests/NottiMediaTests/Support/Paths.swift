@@ -21,12 +21,40 @@ enum Paths {
         return String(result.stdout.prefix(64))
     }
 
-    /// A new empty folder, removed by the caller's `defer`.
+    /// A new empty folder, removed by the caller's `defer`; made inside this test process's own folder,
+    /// which goes when the process exits, so a folder a test keeps (a failure, a `--out` it asserts) is not
+    /// left in the system's temporary folder (a full run left about 150 there).
     static func temporaryFolder() -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("notti-media-tests-\(UUID().uuidString)")
+        let url = processFolder.appendingPathComponent(UUID().uuidString)
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    /// The tools' `TMPDIR` unless a test sets its own: a tool killed by a test (SIGKILL leaves its empty
+    /// `mkdtemp` folder, SPEC 9) leaves it inside this process's folder, not in the system's.
+    static let toolsTemporaryFolder: URL = {
+        let url = processFolder.appendingPathComponent("tmp")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        chmod(url.path, 0o1777)  // as /tmp is: the tests that run the tool unprivileged make their folders here too
+        return url
+    }()
+
+    private static let processFolder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("notti-media-tests-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { removeProcessFolder() }
+        return url
+    }()
+
+    private static func removeProcessFolder() {
+        // A test may leave a folder unwritable (a full or read-only output); it is made writable to be removed.
+        let manager = FileManager.default
+        if let walker = manager.enumerator(atPath: processFolder.path) {
+            while let relative = walker.nextObject() as? String {
+                chmod(processFolder.appendingPathComponent(relative).path, 0o700)
+            }
+        }
+        try? manager.removeItem(at: processFolder)
     }
 
     /// Names in `folder`, hidden ones (partial downloads) included, sorted.
