@@ -15,6 +15,46 @@
 
 static const int qualities[] = {82, 78, 74, 70};
 
+/// `image` as baseline JPEG at the highest of `qualities` whose bytes fit in `target_bytes`: the bytes in
+/// `*bytes` and that quality, or 0 (and `*bytes` NULL) when none fits or libvips fails. The rendition is the
+/// first that fits in the order 82, 78, 74, 70; a JPEG's bytes fall as its quality does, so the lowest is
+/// encoded first: when it does not fit, no quality at this side does (one encode per side instead of four,
+/// which a photo that compresses badly pays at every step of its side); when it fits, the highest that fits
+/// is found by halving the rest (at most three encodes instead of four).
+static int highest_quality_that_fits(VipsImage *image, long long target_bytes, void **bytes, size_t *length) {
+    int count = (int)(sizeof qualities / sizeof *qualities);
+    int fits = count;  // the index of the highest quality known to fit (count: none yet)
+    void *kept = NULL;
+    size_t kept_length = 0;
+    int low = 0, high = count - 1;  // the index to try: the lowest quality first, then halving [low, fits)
+    for (int index = high; index >= low && index < fits;) {
+        void *encoded = NULL;
+        size_t encoded_length = 0;
+        if (vips_jpegsave_buffer(image, &encoded, &encoded_length, "Q", qualities[index], "strip", TRUE, "interlace", FALSE,
+                                 "optimize_coding", TRUE, NULL) != 0) {
+            g_free(kept);
+            kept = NULL;
+            fits = count;
+            break;
+        }
+        if ((long long)encoded_length <= target_bytes) {
+            g_free(kept);
+            kept = encoded;
+            kept_length = encoded_length;
+            fits = index;
+        } else {
+            g_free(encoded);
+            if (fits == count) break;  // the lowest quality does not fit: none does
+            low = index + 1;
+        }
+        index = low + (fits - low) / 2;
+        if (index >= fits) break;
+    }
+    *bytes = kept;
+    *length = kept_length;
+    return kept ? qualities[fits] : 0;
+}
+
 /// Whether the picture's alpha band has any pixel that is not opaque.
 static int transparent(VipsImage *image) {
     if (!vips_image_hasalpha(image)) return 0;
@@ -185,18 +225,7 @@ void fix_picture(const char *path, const char *mime, int max_side, long long tar
                 bytes = NULL;
             }
         } else {
-            for (size_t i = 0; i < sizeof qualities / sizeof *qualities && !bytes; i++) {
-                if (vips_jpegsave_buffer(current, &bytes, &length, "Q", qualities[i], "strip", TRUE, "interlace", FALSE,
-                                         "optimize_coding", TRUE, NULL) != 0) {
-                    break;
-                }
-                if ((long long)length > target_bytes) {
-                    g_free(bytes);
-                    bytes = NULL;
-                } else {
-                    quality = qualities[i];
-                }
-            }
+            quality = highest_quality_that_fits(current, target_bytes, &bytes, &length);
         }
         if (bytes) break;
         // Then the side, by 15% a step.

@@ -182,7 +182,11 @@ package final class DecodeWorker: Sendable {
     package func fix(
         source: Int32, mime: String, maxSide: Int, targetBytes: Int, cap: Int, output: Int32, within seconds: Double
     ) -> Result<FixedMedia, DecodeFailure> {
-        guard let worker = worker(for: mime) else {
+        // A picture's encode goes to the first picture worker, one at a time: an encode holds about 57 MB
+        // (libvips's libraries, which only an encode or a render loads, and a photo's buffers), and two at once
+        // put `fix` at 134 MB against its 96 MB (scripts/bench fix); the other workers stay lean (4 MB), and
+        // the downloads, checks and verifying decodes around the encodes still run `--jobs` at a time.
+        guard let worker = mime.hasPrefix("image/") ? pictures : worker(for: mime) else {
             if !off { Self.sayMissingOnce() }
             return .failure(DecodeFailure(message: "the decode worker is not installed"))
         }
