@@ -25,7 +25,7 @@ package final class DecodeWorker: Sendable {
     private let streams: WorkerProcess?
     /// Off (`--no-decode`): nothing is decoded, and a missing worker is not news.
     private let off: Bool
-    /// Hands renders and fixes to the picture workers in turn.
+    /// Hands renders, and decodes without a content hash, to the picture workers in turn.
     private let turn = Atomic<Int>(0)
 
     /// - Parameters:
