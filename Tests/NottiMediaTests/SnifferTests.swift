@@ -49,29 +49,14 @@ import Testing
             let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
             #expect(try handle.mimeType(ofFileAt: path, size: size) == "video/mp4")
         }
-        // /proc/self/maps is read to its end here: Foundation's String(contentsOfFile:) stopped
-        // after its first 4 KB under ThreadSanitizer (45 of its lines; the file is not there).
-        // It is made a page per read, so another test's thread mapping memory meanwhile can
-        // repeat a line: the mappings are counted by their address ranges.
-        let lines = try wholeFile("/proc/self/maps").split(separator: "\n")
+        // /proc/self/maps is read to its end by the tool's own reader: Foundation's
+        // String(contentsOfFile:) stopped after its first 4 KB under ThreadSanitizer (45 of its
+        // lines; the file is not there). It is made a page per read, so another test's thread
+        // mapping memory meanwhile can repeat a line: the mappings are counted by their address ranges.
+        let maps = String(decoding: try FilePaths.bytes(ofFileAt: "/proc/self/maps"), as: UTF8.self)
+        let lines = maps.split(separator: "\n")
         let mappings = Set(lines.filter { $0.hasSuffix("/magic.mgc") }.compactMap { $0.split(separator: " ").first })
         #expect(mappings.count == 1, "\(mappings) of \(lines.count) lines")
-    }
-
-    /// A file read to its end, however its size is reported (a /proc file says 0).
-    private func wholeFile(_ path: String) throws -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw CocoaError(.fileReadNoSuchFile) }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A user's own rules (`MAGIC` naming a source file with a rule) are read as libmagic reads them;
