@@ -8,9 +8,9 @@ import Glibc
 ///
 /// Two halves, the same ones `CheckPipeline` streams many payloads through:
 /// `MediaDownloader` (Transfer/: each distinct URL downloaded once, facts and no
-/// verdict) and the judge with placement (`AttachmentPlacement.report`: the pure
-/// judge of Decision/, then the only step that makes attachment files).
-/// docs/design.md draws it.
+/// verdict), then `DeliveryCheck.report` for each delivery: the pure judge of
+/// Decision/, the report assembled, and placement, the only step that makes
+/// attachment files. docs/design.md draws it.
 ///
 /// One instance owns one libcurl handle: use it from one thread at a time.
 public final class ServiceExtension {
@@ -90,7 +90,7 @@ public final class ServiceExtension {
             }
         }
         let placement = downloader.placement
-        return plans.map { placement.report($0.plan, source: $0.source, results: results, strict: strict) }
+        return plans.map { DeliveryCheck.report($0.plan, source: $0.source, results: results, strict: strict, placement: placement) }
     }
 }
 

@@ -55,8 +55,8 @@ import Testing
             throw JudgeTableError.notAURL
         }
         let entry = MediaEntry(key: "url", value: .string(address), identifier: identifier, typeField: typeField)
-        return profile.judge(PayloadPlan.PlannedEntry(entry: entry, step: .fetch(url)), results: [address: result],
-                             policy: profile.policy(FetchOptions()), network: nil, requestedAtSendTime: true)
+        return EntryJudge.judge(PayloadPlan.PlannedEntry(entry: entry, step: .fetch(url)), profile: profile, results: [address: result],
+                                policy: profile.policy(FetchOptions()), network: nil, requestedAtSendTime: true)
     }
 
     enum JudgeTableError: Error { case notAURL }
@@ -322,8 +322,8 @@ import Testing
         var options = AttachmentOptions()
         options.thumbnailHidden = true
         let entry = MediaEntry(key: "url", value: .string("https://m.example/a.png"), options: options)
-        let withOptions = SDKProfile.notti.judge(
-            PayloadPlan.PlannedEntry(entry: entry, step: .fetch(url)), results: ["https://m.example/a.png": result],
+        let withOptions = EntryJudge.judge(
+            PayloadPlan.PlannedEntry(entry: entry, step: .fetch(url)), profile: .notti, results: ["https://m.example/a.png": result],
             policy: SDKProfile.notti.policy(FetchOptions()), network: nil, requestedAtSendTime: true).verdict
         #expect(plain.attachment?.options == nil)
         #expect(withOptions.attachment?.options?.thumbnailHidden == true)

@@ -317,7 +317,9 @@ public final class CheckPipeline: @unchecked Sendable {
 
     /// Each delivery's report, once its downloads are in.
     private func reports(_ deliveries: [Delivery], results: MediaResults) -> [Report] {
-        deliveries.map { placement.report($0.plan, source: $0.source, results: results, strict: configuration.strict) }
+        deliveries.map {
+            DeliveryCheck.report($0.plan, source: $0.source, results: results, strict: configuration.strict, placement: placement)
+        }
     }
 
     /// The lane of `url`'s host: the same host, the same lane, every time.

@@ -1,5 +1,5 @@
 /// What this run made of one download (or one failed fetch), each thing once however
-/// many records name its URL: the rules' verdicts (`SDKProfile.judge`), the result under
+/// many records name its URL: the rules' verdicts (`EntryJudge.judge`), the result under
 /// each stricter policy (`MediaResult.judged(under:)`), and the attachment names
 /// placed (`AttachmentPlacement`; none for a failure). The download itself stays a plain
 /// value; this is the run's bookkeeping beside it, in `MediaResult.fetched` and `.failed`.
@@ -11,7 +11,7 @@
 package final class DownloadMemo: Sendable {
     /// Verdicts by rule and entry key: a few at most (one per profile and type field naming the URL).
     private let verdicts = Guarded<[(key: MediaRule.Key, value: EntryVerdict)]>([])
-    /// Whole judgements (`SDKProfile.judge`: the verdict after the decoder's and the
+    /// Whole judgements (`EntryJudge.judge`: the verdict after the decoder's and the
     /// send-time rules, and the summary's line) by entry key, for entries without options.
     private let judgements = Guarded<[(key: JudgementKey, value: JudgedEntry)]>([])
     /// Results under other policies: one per profile of another limit.

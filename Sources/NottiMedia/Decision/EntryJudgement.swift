@@ -1,4 +1,6 @@
-extension SDKProfile {
+/// The judge of one entry (a profile's type lives in Profiles/; what becomes of its
+/// entries is judged here).
+enum EntryJudge {
     /// What becomes of one entry once its download is in, the same way on every
     /// platform: the profile's rule (`MediaRule`: Notti's sniffing, an SDK's type
     /// rule under iOS's device model, or Android's BitmapFactory), then what the
@@ -10,11 +12,12 @@ extension SDKProfile {
     /// made from it. An entry without options of its own that fetched a URL is judged once
     /// per result (downloaded or failed) and entry key, its line made once too
     /// (`DownloadMemo.judgement`): every record of a campaign naming the URL holds the same one.
-    func judge(
-        _ planned: borrowing PayloadPlan.PlannedEntry, results: MediaResults, policy: MediaPolicy, network: NetworkProfile?,
-        requestedAtSendTime: Bool
+    static func judge(
+        _ planned: borrowing PayloadPlan.PlannedEntry, profile: SDKProfile, results: MediaResults, policy: MediaPolicy,
+        network: NetworkProfile?, requestedAtSendTime: Bool
     ) -> JudgedEntry {
-        let alone = failurePolicy == .single
+        let (sdk, platform) = (profile.sdk, profile.platform)
+        let alone = profile.failurePolicy == .single
         func judged(_ verdict: EntryVerdict) -> JudgedEntry {
             JudgedEntry(
                 verdict: verdict,
@@ -34,14 +37,15 @@ extension SDKProfile {
             let key = DownloadMemo.JudgementKey(
                 rule: MediaRule.Key(sdk: sdk, platform: platform, typeField: planned.entry.typeField, identifier: planned.entry.identifier),
                 requestedAtSendTime: requestedAtSendTime, network: network?.name ?? "", entryKey: alone ? "" : planned.entry.key)
-            return memo.judgement(for: key) { judged(verdict(planned, result: result, policy: policy, network: network)) }
+            return memo.judgement(for: key) { judged(verdict(planned, profile: profile, result: result, policy: policy, network: network)) }
         }
-        return judged(verdict(planned, result: result, policy: policy, network: network))
+        return judged(verdict(planned, profile: profile, result: result, policy: policy, network: network))
     }
 
     /// The verdict `judge` gives, made afresh; `result` is the fetched URL's under `policy`.
-    private func verdict(
-        _ planned: borrowing PayloadPlan.PlannedEntry, result: MediaResult?, policy: MediaPolicy, network: NetworkProfile?
+    private static func verdict(
+        _ planned: borrowing PayloadPlan.PlannedEntry, profile: SDKProfile, result: MediaResult?, policy: MediaPolicy,
+        network: NetworkProfile?
     ) -> EntryVerdict {
         let entry = planned.entry
         // Made only for a step that failed before any download: a fetched entry has the download's facts.
@@ -59,15 +63,15 @@ extension SDKProfile {
                 return .failed(facts: facts, reason, message)
             case .fetched(let download, let memo)?:
                 // Made once per download and entry key, whatever number of records ask.
-                let key = MediaRule.Key(sdk: sdk, platform: platform, typeField: entry.typeField, identifier: entry.identifier)
-                var verdict = memo.verdict(for: key) { rule.verdict(entry, url: url, download: download, profile: self) }
+                let key = MediaRule.Key(sdk: profile.sdk, platform: profile.platform, typeField: entry.typeField, identifier: entry.identifier)
+                var verdict = memo.verdict(for: key) { profile.rule.verdict(entry, url: url, download: download, profile: profile) }
                 if let options = entry.options, case .attached(var attachment, let facts, let warnings) = verdict {
                     // Copied (copy-on-write) only for an entry with options of its own.
                     attachment.options = options
                     verdict = .attached(attachment, facts: facts, warnings: warnings)
                 }
                 // What the phone's decoder makes of the bytes (SPEC 17).
-                if let decoded = download.facts.decoded { verdict = DecoderRules(decoded: decoded).judge(verdict, profile: self) }
+                if let decoded = download.facts.decoded { verdict = DecoderRules(decoded: decoded).judge(verdict, profile: profile) }
                 // What attaches here may still miss on a phone: the send-time risks.
                 guard case .attached(let attachment, let facts, let warnings) = verdict else { return verdict }
                 let risks = RiskWarnings.diagnostics(for: facts, network: network)
@@ -77,7 +81,7 @@ extension SDKProfile {
     }
 }
 
-/// One entry judged (`SDKProfile.judge`): the verdict, and the entry's line in the run's
+/// One entry judged (`EntryJudge.judge`): the verdict, and the entry's line in the run's
 /// summary (nil when its value was never a URL string). Shared by every record whose
 /// entry is judged the same way.
 package final class JudgedEntry: Sendable {

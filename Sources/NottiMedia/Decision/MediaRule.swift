@@ -1,5 +1,5 @@
 /// How a phone turns a download into an entry's verdict: every profile has one
-/// rule, and `SDKProfile.judge` calls it the same way whatever the platform.
+/// rule, and `EntryJudge.judge` calls it the same way whatever the platform.
 /// Each kind's table lives in its own file of `Decision/`.
 package enum MediaRule: Sendable {
     /// Notti's extension sniffs the bytes: one of its five types, else jpg (`NottiRule`).
@@ -30,16 +30,5 @@ package enum MediaRule: Sendable {
         var platform: Platform
         var typeField: String?
         var identifier: String?
-    }
-}
-
-extension SDKProfile.IdentifierRule {
-    /// The attachment identifier the SDK gives an entry's file.
-    func name(for entry: MediaEntry, decision: DeviceTypeDecision?) -> String {
-        switch self {
-        case .fixed(let name): name
-        case .entry: entry.identifier ?? ""
-        case .suggestedFilename: decision?.suggestedName ?? ""
-        }
     }
 }

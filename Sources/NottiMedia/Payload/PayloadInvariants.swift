@@ -29,7 +29,7 @@ enum PayloadInvariants {
             for url in plan.fetches {
                 results[url.string] = .failed(MediaFacts(url: url.string, policy: plan.policy), .networkError, "not fetched")
             }
-            let report = plan.report(source: "input", results: results, strict: false)
+            let report = Report(plan, judgement: PayloadJudgement(plan, results: results), source: "input", strict: false)
             guard (try? JSONParser.parse(Array(JSONWriter.string(report.json).utf8))) != nil else {
                 return "the \(sdk) report is not valid JSON"
             }

@@ -1,4 +1,4 @@
-/// The step after judging: makes the files a report's attachments name, and
+/// The step after the report: makes the files its attachments name, and
 /// nothing else. Judging names `<sha256>.<ext>` in the attachment folder;
 /// placing links (or copies) the download's bytes there, once per name per
 /// run, so `--out` holds exactly what the records list (SPEC 5).
@@ -8,21 +8,9 @@ package struct AttachmentPlacement: Sendable {
     /// naming that file, so a later 304 finds the bytes.
     let cache: RevalidationCache?
 
-    /// The report for `plan` once every attachment it lists is on disk. A file
-    /// that cannot be made turns its download into a `write_error` and the plan
-    /// is judged again (judging is pure), so no record names a missing file.
-    package func report(_ plan: PayloadPlan, source: String, results: MediaResults, strict: Bool) -> Report {
-        var results = results
-        while true {
-            let report = plan.report(source: source, results: results, strict: strict)
-            guard let (url, facts, message) = place(report.attachments, from: results) else { return report }
-            results[url] = .failed(facts, .writeError, message)
-        }
-    }
-
     /// Places each attachment from the download that holds its bytes.
     /// - Returns: nil, or the first failure: the URL whose download it was, its facts, the message.
-    private func place(_ attachments: [Attachment], from results: MediaResults) -> (String, MediaFacts, String)? {
+    package func place(_ attachments: [Attachment], from results: MediaResults) -> (url: String, facts: MediaFacts, message: String)? {
         for attachment in attachments {
             for (url, result) in results {
                 guard case .fetched(let download, let memo) = result, download.facts.sha256 == attachment.sha256 else { continue }

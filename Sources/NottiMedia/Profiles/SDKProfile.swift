@@ -67,6 +67,15 @@ package final class SDKProfile: Sendable {
         case entry
         /// The suggested file name (Iterable; a device prefixes a UUID).
         case suggestedFilename
+
+        /// The attachment identifier the SDK gives an entry's file.
+        func name(for entry: MediaEntry, decision: DeviceTypeDecision?) -> String {
+            switch self {
+            case .fixed(let name): name
+            case .entry: entry.identifier ?? ""
+            case .suggestedFilename: decision?.suggestedName ?? ""
+            }
+        }
     }
 
     package let sdk: SDK

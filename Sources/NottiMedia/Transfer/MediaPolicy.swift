@@ -147,16 +147,3 @@ extension MediaPolicy {
             + (decodes ? "" : "|undecoded")
     }
 }
-
-extension SDKSelection {
-    /// The policy an APNs payload's download runs under: the chosen profile's, or
-    /// under `auto` the loosest of every profile's, so each URL is fetched once
-    /// whichever profiles its payloads turn out to use. (A send request's
-    /// downloads run under the loosest of the records that name each URL.)
-    package func fetchPolicy(_ options: FetchOptions) -> MediaPolicy {
-        switch forAPNsPayload {
-        case .fixed(let sdk): sdk.profile.policy(options)
-        case .auto, .unspecified: .loosest(of: SDK.allCases.map { $0.profile.policy(options) })
-        }
-    }
-}
