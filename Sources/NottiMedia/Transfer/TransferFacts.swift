@@ -30,8 +30,9 @@ package struct TransferFacts: Sendable, Equatable {
     package var capCrossings: [CapCrossing] = []
     /// The final hop's TLS connection (`media.tls`); nil for plain http, or when no connection was made.
     package var tls: TLSFacts?
-    /// What iOS's connection rules found on each hop's connection, in hop order (SPEC 18).
-    package var connectionViolations: [HopViolation] = []
+    /// Each hop's TLS connection, in hop order: what iOS's connection rules are judged on
+    /// (SPEC 18; the rules are the judge's, Decision/IOSConnectionRules.swift).
+    package var hopConnections: [HopConnection] = []
     /// The first leaf on the way that expires within 30 days of the download (`certificate_expiring`).
     package var expiringCertificate: ExpiringCertificate?
 
@@ -50,12 +51,10 @@ package struct TransferFacts: Sendable, Equatable {
         }
     }
 
-    /// One of iOS's connection rules broken on hop `hop` (0: the URL itself; n: redirect n).
-    package struct HopViolation: Sendable, Equatable {
+    /// Hop `hop`'s TLS connection (0: the URL itself; n: redirect n).
+    package struct HopConnection: Sendable, Equatable {
         package var hop: Int
-        /// The host of that hop's connection.
-        package var host: String
-        package var violation: IOSConnectionRules.Violation
+        package var tls: TLSFacts
     }
 
     package struct ExpiringCertificate: Sendable, Equatable {
@@ -68,13 +67,11 @@ package struct TransferFacts: Sendable, Equatable {
     static let expiryWarningSeconds = 30 * 86_400
 
     /// Records hop `hop`'s connection, made at `now` (seconds since 1970): its facts (the last hop's
-    /// are `media.tls`), the iOS rules it breaks, and a leaf that expires soon.
+    /// are `media.tls`), and a leaf that expires soon.
     mutating func noteConnection(_ connection: TLSFacts?, hop: Int, now: Int) {
         tls = connection
         guard let connection else { return }
-        connectionViolations += IOSConnectionRules.violations(of: connection).map {
-            HopViolation(hop: hop, host: connection.host, violation: $0)
-        }
+        hopConnections.append(HopConnection(hop: hop, tls: connection))
         if expiringCertificate == nil, connection.leaf.notAfter - now < Self.expiryWarningSeconds {
             expiringCertificate = ExpiringCertificate(host: connection.host, notAfter: connection.leaf.notAfter)
         }
@@ -84,7 +81,7 @@ package struct TransferFacts: Sendable, Equatable {
     /// verdict, but the phone would connect today: its connection is judged, not the stored one's).
     mutating func takeConnection(of fresh: TransferFacts) {
         tls = fresh.tls
-        connectionViolations = fresh.connectionViolations
+        hopConnections = fresh.hopConnections
         expiringCertificate = fresh.expiringCertificate
     }
 
