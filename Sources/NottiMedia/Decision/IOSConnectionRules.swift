@@ -113,3 +113,45 @@ package enum IOSConnectionRules {
         return found
     }
 }
+
+/// One of iOS's connection rules broken on hop `hop` (0: the URL itself; n: redirect n).
+package struct HopViolation: Sendable, Equatable {
+    package var hop: Int
+    /// The host of that hop's connection.
+    package var host: String
+    package var violation: IOSConnectionRules.Violation
+}
+
+extension TransferFacts {
+    /// The first of iOS's connection rules a hop broke, as `policy` judges them: none unless its
+    /// records are iOS's; forward secrecy lifted when the app allows arbitrary loads.
+    package func connectionViolation(under policy: MediaPolicy) -> HopViolation? {
+        guard policy.checksConnectionAsIOS else { return nil }
+        for connection in hopConnections {
+            for violation in IOSConnectionRules.violations(of: connection.tls)
+            where !(policy.allowsArbitraryLoads && violation.liftedByArbitraryLoads) {
+                return HopViolation(hop: connection.hop, host: connection.tls.host, violation: violation)
+            }
+        }
+        return nil
+    }
+}
+
+/// A leaf on the way that expires soon after the download (`certificate_expiring`, SPEC 18).
+package struct ExpiringCertificate: Sendable, Equatable {
+    package var host: String
+    /// The leaf's notAfter, seconds since 1970.
+    package var notAfter: Int
+
+    /// How long before its end a certificate is reported: a campaign scheduled later fails everywhere.
+    static let warningSeconds = 30 * 86_400
+}
+
+extension TransferFacts {
+    /// The first hop's leaf that expires within 30 days of its connection, or nil.
+    package var expiringCertificate: ExpiringCertificate? {
+        hopConnections.first { $0.tls.leaf.notAfter - $0.at < ExpiringCertificate.warningSeconds }.map {
+            ExpiringCertificate(host: $0.tls.host, notAfter: $0.tls.leaf.notAfter)
+        }
+    }
+}

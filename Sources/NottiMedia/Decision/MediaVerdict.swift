@@ -35,7 +35,7 @@ package final class MediaVerdict: Sendable {
     /// For `ats_violation`: the server iPhones refuse, and the rule it breaks.
     package let refusedConnection: RefusedConnection?
     /// A certificate of the download's connections that ends within 30 days (`certificate_expiring`).
-    package let expiringCertificate: TransferFacts.ExpiringCertificate?
+    package let expiringCertificate: ExpiringCertificate?
 
     package struct RefusedConnection: Sendable, Equatable {
         package var host: String

@@ -111,26 +111,3 @@ extension MediaResult {
         return .failed(facts, .atsViolation, broken.violation.message)
     }
 }
-
-/// One of iOS's connection rules broken on hop `hop` (0: the URL itself; n: redirect n).
-package struct HopViolation: Sendable, Equatable {
-    package var hop: Int
-    /// The host of that hop's connection.
-    package var host: String
-    package var violation: IOSConnectionRules.Violation
-}
-
-extension TransferFacts {
-    /// The first of iOS's connection rules a hop broke, as `policy` judges them: none unless its
-    /// records are iOS's; forward secrecy lifted when the app allows arbitrary loads.
-    package func connectionViolation(under policy: MediaPolicy) -> HopViolation? {
-        guard policy.checksConnectionAsIOS else { return nil }
-        for connection in hopConnections {
-            for violation in IOSConnectionRules.violations(of: connection.tls)
-            where !(policy.allowsArbitraryLoads && violation.liftedByArbitraryLoads) {
-                return HopViolation(hop: connection.hop, host: connection.tls.host, violation: violation)
-            }
-        }
-        return nil
-    }
-}

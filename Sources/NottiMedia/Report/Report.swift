@@ -243,7 +243,7 @@ public struct MediaFacts: Sendable {
     // (`MediaResult.judged(under:)`); not part of the report.
     var announcedBytes: Int? { storage.box.fields.transfer?.announcedBytes }
     /// Read through the box: `transfer?.expiringCertificate` copied the whole transfer's facts for every record.
-    var expiringCertificate: TransferFacts.ExpiringCertificate? { storage.box.fields.transfer?.expiringCertificate }
+    var expiringCertificate: ExpiringCertificate? { storage.box.fields.transfer?.expiringCertificate }
     var httpHop: RedirectHop? { storage.box.fields.transfer?.httpHop }
     var refusedHop: RedirectHop? { storage.box.fields.transfer?.refusedHop }
     var tooLargeAnnounced: Bool {

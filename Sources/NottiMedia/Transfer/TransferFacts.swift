@@ -33,8 +33,6 @@ package struct TransferFacts: Sendable, Equatable {
     /// Each hop's TLS connection, in hop order: what iOS's connection rules are judged on
     /// (SPEC 18; the rules are the judge's, Decision/IOSConnectionRules.swift).
     package var hopConnections: [HopConnection] = []
-    /// The first leaf on the way that expires within 30 days of the download (`certificate_expiring`).
-    package var expiringCertificate: ExpiringCertificate?
 
     package init(finalURL: String) {
         self.finalURL = finalURL
@@ -51,30 +49,19 @@ package struct TransferFacts: Sendable, Equatable {
         }
     }
 
-    /// Hop `hop`'s TLS connection (0: the URL itself; n: redirect n).
+    /// Hop `hop`'s TLS connection (0: the URL itself; n: redirect n), made at `at` (seconds since 1970).
     package struct HopConnection: Sendable, Equatable {
         package var hop: Int
         package var tls: TLSFacts
+        package var at: Int
     }
-
-    package struct ExpiringCertificate: Sendable, Equatable {
-        package var host: String
-        /// The leaf's notAfter, seconds since 1970.
-        package var notAfter: Int
-    }
-
-    /// How long before its end a certificate is reported: a campaign scheduled later fails everywhere.
-    static let expiryWarningSeconds = 30 * 86_400
 
     /// Records hop `hop`'s connection, made at `now` (seconds since 1970): its facts (the last hop's
-    /// are `media.tls`), and a leaf that expires soon.
+    /// are `media.tls`).
     mutating func noteConnection(_ connection: TLSFacts?, hop: Int, now: Int) {
         tls = connection
         guard let connection else { return }
-        hopConnections.append(HopConnection(hop: hop, tls: connection))
-        if expiringCertificate == nil, connection.leaf.notAfter - now < Self.expiryWarningSeconds {
-            expiringCertificate = ExpiringCertificate(host: connection.host, notAfter: connection.leaf.notAfter)
-        }
+        hopConnections.append(HopConnection(hop: hop, tls: connection, at: now))
     }
 
     /// The connection facts of `fresh`, a revalidation of these (a 304 reuses the stored
@@ -82,7 +69,6 @@ package struct TransferFacts: Sendable, Equatable {
     mutating func takeConnection(of fresh: TransferFacts) {
         tls = fresh.tls
         hopConnections = fresh.hopConnections
-        expiringCertificate = fresh.expiringCertificate
     }
 
     /// The facts as the `--cache` row keeps them.
