@@ -4,6 +4,8 @@
 #include "ffmpeg.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 #define STRINGIFY(x) #x
@@ -48,6 +50,74 @@ int ffmpeg_open_input(AVFormatContext **context, const char *path) {
     int code = ff.avformat_open_input(context, path, NULL, &options);
     ff.av_dict_free(&options);
     return code;
+}
+
+/// A file in memory, read through FFmpeg's I/O callbacks.
+typedef struct MemoryInput {
+    const unsigned char *bytes;
+    size_t length;
+    size_t at;
+} MemoryInput;
+
+static int memory_read(void *opaque, uint8_t *buffer, int size) {
+    MemoryInput *input = opaque;
+    if (input->at >= input->length) return AVERROR_EOF;
+    size_t count = input->length - input->at;
+    if (count > (size_t)size) count = (size_t)size;
+    memcpy(buffer, input->bytes + input->at, count);
+    input->at += count;
+    return (int)count;
+}
+
+/// As lseek on the file: any position from 0 on, past the end too (a read there is the end).
+static int64_t memory_seek(void *opaque, int64_t offset, int whence) {
+    MemoryInput *input = opaque;
+    if (whence & AVSEEK_SIZE) return (int64_t)input->length;
+    whence &= ~AVSEEK_FORCE;
+    int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (int64_t)input->at : whence == SEEK_END ? (int64_t)input->length : -1;
+    if (base < 0 || offset > INT64_MAX - base || base + offset < 0) return AVERROR(EINVAL);
+    input->at = (size_t)(base + offset);
+    return base + offset;
+}
+
+int ffmpeg_open_memory(AVFormatContext **context, const unsigned char *bytes, size_t length) {
+    // The same buffer size as FFmpeg's file protocol reads with.
+    enum { buffer_size = 32768 };
+    MemoryInput *input = ff.av_malloc(sizeof *input);
+    unsigned char *buffer = ff.av_malloc(buffer_size);
+    AVIOContext *io = input && buffer ? ff.avio_alloc_context(buffer, buffer_size, 0, input, memory_read, NULL, memory_seek) : NULL;
+    *context = io ? ff.avformat_alloc_context() : NULL;
+    if (!*context) {
+        if (io) {
+            ff.av_freep(&io->buffer);
+            ff.avio_context_free(&io);
+        } else {
+            ff.av_freep(&buffer);
+        }
+        ff.av_freep(&input);
+        return AVERROR(ENOMEM);
+    }
+    *input = (MemoryInput){bytes, length, 0};
+    (*context)->pb = io;
+    int code = ffmpeg_open_input(context, NULL);
+    if (code < 0) {
+        // avformat_open_input freed the context on failure, never a caller's I/O.
+        ff.av_freep(&io->buffer);
+        ff.avio_context_free(&io);
+        ff.av_freep(&input);
+    }
+    return code;
+}
+
+void ffmpeg_close_memory(AVFormatContext **context) {
+    if (!*context) return;
+    AVIOContext *io = (*context)->pb;
+    ff.avformat_close_input(context);
+    if (!io) return;
+    void *input = io->opaque;
+    ff.av_freep(&io->buffer);
+    ff.avio_context_free(&io);
+    ff.av_freep(&input);
 }
 
 int ffmpeg_decoder_allowed(const AVCodec *codec) {

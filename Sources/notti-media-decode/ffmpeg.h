@@ -17,7 +17,8 @@
     X(avformat, avformat_index_get_entries_count) X(avformat, av_read_frame) X(avformat, av_seek_frame) \
     X(avformat, avformat_alloc_output_context2) X(avformat, avformat_new_stream) X(avformat, avformat_write_header) \
     X(avformat, av_interleaved_write_frame) X(avformat, av_write_trailer) X(avformat, avformat_free_context) \
-    X(avformat, avio_open) X(avformat, avio_closep) \
+    X(avformat, avio_open) X(avformat, avio_closep) X(avformat, avio_alloc_context) X(avformat, avio_context_free) \
+    X(avformat, avformat_alloc_context) \
     X(avcodec, avcodec_get_name) X(avcodec, avcodec_find_decoder) X(avcodec, avcodec_find_encoder_by_name) \
     X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_parameters_to_context) X(avcodec, avcodec_parameters_from_context) \
     X(avcodec, avcodec_parameters_copy) X(avcodec, avcodec_open2) X(avcodec, avcodec_send_packet) \
@@ -27,7 +28,7 @@
     X(avutil, av_dict_get) X(avutil, av_dict_set) X(avutil, av_dict_free) X(avutil, av_frame_alloc) X(avutil, av_frame_free) \
     X(avutil, av_frame_get_buffer) X(avutil, av_frame_make_writable) X(avutil, av_strerror) X(avutil, av_log_set_level) \
     X(avutil, av_channel_layout_default) X(avutil, av_channel_layout_copy) X(avutil, av_channel_layout_uninit) \
-    X(avutil, av_rescale_q) X(avutil, av_opt_set) \
+    X(avutil, av_rescale_q) X(avutil, av_opt_set) X(avutil, av_malloc) X(avutil, av_freep) \
     X(swresample, swr_alloc_set_opts2) X(swresample, swr_init) X(swresample, swr_convert) X(swresample, swr_free) \
     X(swresample, swr_get_delay)
 
@@ -41,6 +42,11 @@ int ffmpeg_loaded(void);
 /// phones play (`format_whitelist`, `codec_whitelist`): hostile bytes reach no other demuxer or
 /// decoder of FFmpeg's hundreds. Returns FFmpeg's code.
 int ffmpeg_open_input(AVFormatContext **context, const char *path);
+
+/// `ffmpeg_open_input` of `length` bytes in memory (the sandboxed child's mapped file: it opens nothing),
+/// read and sought as a file is. Close with `ffmpeg_close_memory`.
+int ffmpeg_open_memory(AVFormatContext **context, const unsigned char *bytes, size_t length);
+void ffmpeg_close_memory(AVFormatContext **context);
 
 /// 1 when `codec` is one of the decoders `ffmpeg_open_input` allows.
 int ffmpeg_decoder_allowed(const AVCodec *codec);
@@ -74,6 +80,11 @@ int ffmpeg_first_frame(AVFormatContext *context, int index, AVFrame *frame);
 #define avformat_free_context ff.avformat_free_context
 #define avio_open ff.avio_open
 #define avio_closep ff.avio_closep
+#define avio_alloc_context ff.avio_alloc_context
+#define avio_context_free ff.avio_context_free
+#define avformat_alloc_context ff.avformat_alloc_context
+#define av_malloc ff.av_malloc
+#define av_freep ff.av_freep
 #define avcodec_get_name ff.avcodec_get_name
 #define avcodec_find_decoder ff.avcodec_find_decoder
 #define avcodec_find_encoder_by_name ff.avcodec_find_encoder_by_name

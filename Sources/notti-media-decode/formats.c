@@ -1,5 +1,5 @@
 // The phones' own format libraries (formats.h): each file mapped into memory once,
-// decoded in a child forked for it, behind the sandbox's filter (sandbox.h);
+// decoded in a child forked for it, behind the sandbox's filter (sandbox_run);
 // its header read, its orientation taken from its EXIF (JPEG's APP1, PNG's eXIf,
 // WebP's EXIF chunk, as libvips reads it), then every pixel decoded: JPEG and
 // still WebP at a reduced scale (the DCT scaling still reads every byte), PNG a
@@ -8,22 +8,16 @@
 #include "formats.h"
 
 #include "sandbox.h"
-#include "sanitizer.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <gif_lib.h>
 #include <png.h>
 #include <setjmp.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <turbojpeg.h>
 #include <unistd.h>
 #include <webp/decode.h>
@@ -326,6 +320,22 @@ typedef struct ChildAnswer {
     char words[512];
 } ChildAnswer;
 
+/// What a decoding child reads: the mapped file, and how far to decode it.
+typedef struct ChildWork {
+    const char *format;
+    const unsigned char *bytes;
+    size_t length;
+    int decode_side;
+    double most_pixels;
+} ChildWork;
+
+static void decode_in_child(void *context, void *answer) {
+    const ChildWork *work = context;
+    ChildAnswer *reply = answer;
+    reply->ok = format_read(work->format, work->bytes, work->length, work->decode_side, work->most_pixels, &reply->facts,
+                            reply->words, sizeof reply->words);
+}
+
 int format_decode(const char *format, int descriptor, int decode_side, double most_pixels, PictureFacts *facts,
                   char *words, size_t size) {
     words[0] = 0;
@@ -337,53 +347,11 @@ int format_decode(const char *format, int descriptor, int decode_side, double mo
     size_t length = (size_t)info.st_size;
     unsigned char *bytes = mmap(NULL, length, PROT_READ, MAP_PRIVATE, descriptor, 0);
     if (bytes == MAP_FAILED) return 0;
-    int pipe_ends[2];
-    if (pipe2(pipe_ends, O_CLOEXEC) != 0) {
-        munmap(bytes, length);
-        return 0;
-    }
-    pid_t parent = getpid();
-    pid_t child = fork();
-    if (child == 0) {
-        // Gone with the worker (the tool kills a worker past a record's deadline); nothing of the tool's in reach.
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) _exit(1);
-        int answer = pipe_ends[1];
-        if (answer != 3 && dup2(answer, 3) < 0) _exit(1);
-        close_range(0, 2, 0);
-        close_range(4, ~0U, 0);
-        answer = 3;
-#ifndef UNDER_SANITIZER
-        if (sandbox_enter(answer) != 0) _exit(1);
-#endif
-        sandbox_try_forbidden_call(format);
-        ChildAnswer reply = {0};
-        reply.ok = format_read(format, bytes, length, decode_side, most_pixels, &reply.facts, reply.words, sizeof reply.words);
-        _exit(write(answer, &reply, sizeof reply) == (ssize_t)sizeof reply ? 0 : 1);
-    }
-    close(pipe_ends[1]);
+    ChildWork work = {format, bytes, length, decode_side, most_pixels};
     ChildAnswer reply = {0};
-    size_t got = 0;
-    while (child > 0 && got < sizeof reply) {
-        ssize_t part = read(pipe_ends[0], (char *)&reply + got, sizeof reply - got);
-        if (part < 0 && errno == EINTR) continue;
-        if (part <= 0) break;
-        got += (size_t)part;
-    }
-    close(pipe_ends[0]);
+    int answered = sandbox_run(format, decode_in_child, &work, &reply, sizeof reply);
     munmap(bytes, length);
-    int status = 0;
-    if (child > 0) {
-        while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
-        // Killed (the filter's SIGSYS, a crash, the memory limit's SIGSEGV): the worker ends the same way, and the
-        // tool says "the decoder stopped" for this file alone, as for any worker that stops.
-        if (WIFSIGNALED(status)) {
-            signal(WTERMSIG(status), SIG_DFL);
-            raise(WTERMSIG(status));
-            _exit(128 + WTERMSIG(status));
-        }
-    }
-    if (child <= 0 || got != sizeof reply || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return 0;
+    if (!answered) return 0;
     *facts = reply.facts;
     snprintf(words, size, "%s", reply.words);
     return reply.ok;

@@ -165,7 +165,7 @@ int main(int argc, char **argv) {
             } else if (picture) {
                 decode_picture(fds[0], path, mime, &reply);
             } else {
-                decode_stream(path, mime, &reply);
+                decode_stream(fds[0], mime, &reply);
             }
         }
         reply_end(&reply);

@@ -1,6 +1,7 @@
-// The decoders' sandbox (SPEC 17): a picture's bytes are decoded by the format
-// libraries in a child of the worker, forked for the file, which installs a
-// seccomp filter (libseccomp) before it reads a byte: it may allocate memory,
+// The decoders' sandbox (SPEC 17): a file's bytes are decoded (by the format
+// libraries, or FFmpeg's for a stream) in a child of the worker, forked for the
+// file, which installs a seccomp filter (libseccomp) before it reads a byte: it
+// may allocate memory,
 // read the mapped file, write its answer to its pipe and end; any other system
 // call (open or openat of a path, socket, connect, execve, ptrace, fork or clone,
 // a mapping made executable …) kills it. The worker then ends by the same signal,
@@ -9,13 +10,24 @@
 #ifndef NOTTI_DECODE_SANDBOX_H
 #define NOTTI_DECODE_SANDBOX_H
 
+#include <stddef.h>
+
+/// Runs `work(context, answer)` in a child forked for it, behind the filter (`sandbox_enter`), and hands back
+/// the `size` bytes of `answer` it filled. What `work` reads must be in memory before the call (a file mapped,
+/// not opened). Returns 1 when the whole answer came, 0 when the child ended without it. A child killed by a
+/// signal (the filter's SIGSYS, a crash, the memory limit's SIGSEGV) ends the worker by the same signal: the
+/// tool says "the decoder stopped" for this file alone, as for any worker that stops. `name` is the file's
+/// format or MIME type, for the tests' planted call (`sandbox_try_forbidden_call`).
+int sandbox_run(const char *name, void (*work)(void *context, void *answer), void *context, void *answer, size_t size);
+
 /// Installs the filter in the calling process (the forked child): `answer` is the one descriptor it may
 /// write to. Returns 0 when it is on; -1 when libseccomp refused (the child then decodes nothing).
 int sandbox_enter(int answer);
 
 /// In a build for tests only (`NOTTI_DECODE_TEST_HOOKS`, debug builds): the call named by the environment's
 /// NOTTI_MEDIA_DECODE_TRY (`open`, `openat`, `socket`, `connect`, `execve`, `ptrace`, `fork`; `CALL:png` for one
-/// format's files), attempted after the filter is on, as a compromised decoder would. A release build ignores it.
+/// picture format's files, `CALL:video/mp4` for one stream type's), attempted after the filter is on, as a
+/// compromised decoder would. A release build ignores it.
 void sandbox_try_forbidden_call(const char *format);
 
 #endif

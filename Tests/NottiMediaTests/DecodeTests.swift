@@ -285,6 +285,29 @@ import Testing
         }
     }
 
+    /// The sandbox holds FFmpeg too (SPEC 17): a video is read from memory in a child behind the same filter. A call
+    /// it forbids, planted in MP4 reads alone, kills that child and costs the video's record; the MP3 after it is
+    /// read by a new worker.
+    @Test(.enabled(if: CLI.sanitizer == nil, "a sanitizer's runtime makes calls the filter refuses: its builds decode unfiltered"),
+          arguments: ["open", "openat", "socket", "connect", "execve", "ptrace", "fork"])
+    func aForbiddenCallInTheStreamDecoderCostsOneRecord(call: String) throws {
+        let input = ["avc1.mp4", "tone.mp3"].map { name in
+            #"{"aps":{"alert":"Listen","mutable-content":1},"notti_image_url":"\#(DecodeTests.server.url("/media/" + name))"}"#
+        }
+        let out = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["check", "-", "--format", "json", "--jobs", "1", "--cacert", Paths.testCA, "--out", out.path],
+                                 stdin: input.joined(separator: "\n") + "\n", environment: ["NOTTI_MEDIA_DECODE_TRY": "\(call):video/mp4"])
+        let records = OutFolder.records(ofJSONLines: result.stdout)
+        #expect(records.count == 2, "\(result.stderr)")
+        guard records.count == 2 else { return }
+        let killed = DecodeTests.Records.message(records[0], "undecodable_media")
+        #expect(killed.contains("the decoder stopped") && killed.contains("(signal \(SIGSYS))"), "\(call): \(killed)")
+        #expect(DecodeTests.Records.message(records[1], "undecodable_media").isEmpty, "\(call): the MP3 is read")
+        #expect(DecodeTests.Records.decoded(records[1])["audioCodec"] as? String == "mp3")
+        #expect(DecodeTests.Records.decoded(records[1])["complete"] as? Bool == true)
+    }
+
     /// A grey PNG of `side`×`side` pixels, made with zlib (Python's): 9000×9000 decodes to 324 MB.
     static func largePNG(side: Int, at path: String) throws {
         let script = """

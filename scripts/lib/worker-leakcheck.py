@@ -48,7 +48,10 @@ def run(worker, kind, requests, folder):
 
     process = subprocess.Popen(
         ["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite", "--error-exitcode=99", "--log-file=" + log,
-         worker, "--kind", kind], preexec_fn=on_descriptor_3, pass_fds=(3,))
+         worker, "--kind", kind], preexec_fn=on_descriptor_3, pass_fds=(3,),
+        # Valgrind cannot run seccomp (system call 317): unfiltered (a test build's hook), the decoding children
+        # get as far as the format libraries and FFmpeg, whose memory errors are what this checks.
+        env=dict(os.environ, NOTTI_MEDIA_DECODE_UNFILTERED="1"))
     theirs.close()
     for number, (text, source, outputs) in enumerate(requests):
         descriptors = [os.open(source, os.O_RDONLY)]
