@@ -28,4 +28,9 @@ void reply_failed(Reply *reply, const char *detail);
 void decode_picture(int descriptor, const char *path, const char *mime, Reply *reply);
 void decode_stream(int descriptor, const char *mime, Reply *reply);
 
+/// The sandboxed child's step of `decode_stream`, in the calling process and without a filter: the facts of the
+/// `length` bytes of a stream, read by FFmpeg from memory (its libraries loaded first: `ffmpeg_loaded`).
+/// Fuzz/StreamFuzzer.c calls it on hostile bytes.
+void stream_read(const unsigned char *bytes, size_t length, Reply *reply);
+
 #endif

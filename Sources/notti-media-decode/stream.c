@@ -43,7 +43,10 @@ typedef struct StreamBytes {
     size_t length;
 } StreamBytes;
 
-static void read_stream(void *work, void *answer);
+static void read_stream(void *work, void *answer) {
+    const StreamBytes *file = work;
+    stream_read(file->bytes, file->length, answer);
+}
 
 void decode_stream(int descriptor, const char *mime, Reply *reply) {
     // Loaded here, before the child's filter (it may not open a library).
@@ -85,13 +88,10 @@ void decode_stream(int descriptor, const char *mime, Reply *reply) {
     if (file.length > 0) munmap((void *)file.bytes, file.length);
 }
 
-/// In the sandboxed child: every fact of the stream in `file`, into the reply `answer`.
-static void read_stream(void *work, void *answer) {
-    const StreamBytes *file = work;
-    Reply *reply = answer;
+void stream_read(const unsigned char *bytes, size_t length, Reply *reply) {
     AVFormatContext *context = NULL;
     char error[256];
-    int code = ffmpeg_open_memory(&context, file->bytes, file->length);
+    int code = ffmpeg_open_memory(&context, bytes, length);
     if (code < 0) {
         char detail[512];
         snprintf(detail, sizeof detail, "it is no container phones play (MP4, QuickTime, 3GPP, MPEG, AVI, MP3, AAC, AIFF, WAV, CAF, "
