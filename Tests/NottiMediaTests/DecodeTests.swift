@@ -268,12 +268,7 @@ import Testing
           arguments: ["open", "openat", "socket", "connect", "execve", "ptrace", "fork"])
     func aForbiddenCallKillsTheDecoderAndCostsOneRecord(call: String) throws {
         let input = [DecodeTests.request(DecodeTests.server.url("/media/photo.png")), DecodeTests.request(DecodeTests.server.url("/media/photo.jpg"))]
-        let out = Paths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["check", "-", "--format", "json", "--jobs", "1", "--cacert", Paths.testCA, "--out", out.path],
-                                 stdin: input.joined(separator: "\n") + "\n", environment: ["NOTTI_MEDIA_DECODE_TRY": "\(call):png"])
-        let records = OutFolder.records(ofJSONLines: result.stdout)
-        #expect(records.count == 4, "\(result.stderr)")
+        let records = try Self.checkPlanting(call, in: "png", input: input, expecting: 4)
         for record in records {
             let message = DecodeTests.Records.message(record, "undecodable_media")
             if (record["index"] as? Int) == 0 {
@@ -294,18 +289,25 @@ import Testing
         let input = ["avc1.mp4", "tone.mp3"].map { name in
             #"{"aps":{"alert":"Listen","mutable-content":1},"notti_image_url":"\#(DecodeTests.server.url("/media/" + name))"}"#
         }
-        let out = Paths.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: out) }
-        let result = try CLI.run(["check", "-", "--format", "json", "--jobs", "1", "--cacert", Paths.testCA, "--out", out.path],
-                                 stdin: input.joined(separator: "\n") + "\n", environment: ["NOTTI_MEDIA_DECODE_TRY": "\(call):video/mp4"])
-        let records = OutFolder.records(ofJSONLines: result.stdout)
-        #expect(records.count == 2, "\(result.stderr)")
+        let records = try Self.checkPlanting(call, in: "video/mp4", input: input, expecting: 2)
         guard records.count == 2 else { return }
         let killed = DecodeTests.Records.message(records[0], "undecodable_media")
         #expect(killed.contains("the decoder stopped") && killed.contains("(signal \(SIGSYS))"), "\(call): \(killed)")
         #expect(DecodeTests.Records.message(records[1], "undecodable_media").isEmpty, "\(call): the MP3 is read")
         #expect(DecodeTests.Records.decoded(records[1])["audioCodec"] as? String == "mp3")
         #expect(DecodeTests.Records.decoded(records[1])["complete"] as? Bool == true)
+    }
+
+    /// The records of `check` of `input` (one line each, in order) with `call` planted in the decodes of `kind`'s
+    /// files (the test build's hook), expecting `count` of them; the attachment folder goes with the test.
+    static func checkPlanting(_ call: String, in kind: String, input: [String], expecting count: Int) throws -> [[String: Any]] {
+        let out = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CLI.run(["check", "-", "--format", "json", "--jobs", "1", "--cacert", Paths.testCA, "--out", out.path],
+                                 stdin: input.joined(separator: "\n") + "\n", environment: ["NOTTI_MEDIA_DECODE_TRY": "\(call):\(kind)"])
+        let records = OutFolder.records(ofJSONLines: result.stdout)
+        #expect(records.count == count, "\(result.stderr)")
+        return records
     }
 
     /// A grey PNG of `side`×`side` pixels, made with zlib (Python's): 9000×9000 decodes to 324 MB.
