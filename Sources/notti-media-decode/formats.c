@@ -3,13 +3,16 @@
 // its header read, its orientation taken from its EXIF (JPEG's APP1, PNG's eXIf,
 // WebP's EXIF chunk, as libvips reads it), then every pixel decoded: JPEG and
 // still WebP at a reduced scale (the DCT scaling still reads every byte), PNG a
-// row at a time, GIF and animated WebP every frame.
+// row at a time, GIF and animated WebP every frame, HEIC and AVIF their primary
+// picture whole (libheif with libde265 and dav1d, on their threads).
 #define _GNU_SOURCE
 #include "formats.h"
 
 #include "sandbox.h"
 
+#include <dlfcn.h>
 #include <gif_lib.h>
+#include <libheif/heif.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -288,13 +291,99 @@ static int webp_decode(const unsigned char *bytes, size_t length, int side, doub
     return 1;
 }
 
+// libheif, for HEIC (libde265) and AVIF (dav1d), opened on the first HEIF file (formats.h).
+static struct {
+    struct heif_context *(*context_alloc)(void);
+    void (*context_free)(struct heif_context *);
+    void (*context_set_max_decoding_threads)(struct heif_context *, int);
+    struct heif_error (*context_read_from_memory_without_copy)(struct heif_context *, const void *, size_t,
+                                                               const struct heif_reading_options *);
+    struct heif_error (*context_get_primary_image_handle)(struct heif_context *, struct heif_image_handle **);
+    int (*context_get_number_of_top_level_images)(struct heif_context *);
+    int (*image_handle_get_width)(const struct heif_image_handle *);
+    int (*image_handle_get_height)(const struct heif_image_handle *);
+    void (*image_handle_release)(const struct heif_image_handle *);
+    struct heif_error (*decode_image)(const struct heif_image_handle *, struct heif_image **, enum heif_colorspace,
+                                      enum heif_chroma, const struct heif_decoding_options *);
+    void (*image_release)(const struct heif_image *);
+    enum heif_brand (*main_brand)(const uint8_t *, int);
+    struct heif_decoding_options *(*decoding_options_alloc)(void);
+    void (*decoding_options_free)(struct heif_decoding_options *);
+} heif;
+
+static int heif_loaded(void) {
+    static int state = 0;  // 0: not tried, 1: loaded, -1: unavailable
+    if (state) return state > 0;
+    state = -1;
+    void *library = dlopen("libheif.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!library) return 0;
+#define HEIF_LOOKUP(member) if (!(*(void **)&heif.member = dlsym(library, "heif_" #member))) return 0;
+    HEIF_LOOKUP(context_alloc) HEIF_LOOKUP(context_free) HEIF_LOOKUP(context_set_max_decoding_threads)
+    HEIF_LOOKUP(context_read_from_memory_without_copy) HEIF_LOOKUP(context_get_primary_image_handle)
+    HEIF_LOOKUP(context_get_number_of_top_level_images) HEIF_LOOKUP(image_handle_get_width) HEIF_LOOKUP(image_handle_get_height)
+    HEIF_LOOKUP(image_handle_release) HEIF_LOOKUP(decode_image) HEIF_LOOKUP(image_release) HEIF_LOOKUP(main_brand)
+    HEIF_LOOKUP(decoding_options_alloc) HEIF_LOOKUP(decoding_options_free)
+#undef HEIF_LOOKUP
+    // Its decoders registered now, in the worker: in the child, with the filter on, nothing may be opened.
+    struct heif_context *context = heif.context_alloc();
+    if (!context) return 0;
+    heif.context_free(context);
+    state = 1;
+    return 1;
+}
+
+/// HEIC and AVIF through libheif: the primary picture decoded whole (no reduced scale: HEVC and AV1 have none).
+static int heif_decode(const unsigned char *bytes, size_t length, int side, double most, PictureFacts *facts, char *words,
+                       size_t size) {
+    (void)side;
+    struct heif_context *context = heif.context_alloc();
+    if (!context) return 0;
+    // Every tile on this thread.
+    heif.context_set_max_decoding_threads(context, 0);
+    struct heif_image_handle *handle = NULL;
+    struct heif_error error = heif.context_read_from_memory_without_copy(context, bytes, length, NULL);
+    if (error.code == heif_error_Ok) error = heif.context_get_primary_image_handle(context, &handle);
+    if (error.code != heif_error_Ok) {
+        say(words, size, error.message);
+        heif.context_free(context);
+        return 0;
+    }
+    enum heif_brand brand = heif.main_brand(bytes, length > 64 ? 64 : (int)length);
+    *facts = (PictureFacts){.width = heif.image_handle_get_width(handle), .height = heif.image_handle_get_height(handle),
+                            .frames = heif.context_get_number_of_top_level_images(context),
+                            // A HEIF file turns its picture in the container (irot, imir), and every decoder applies
+                            // that: its size is the turned one and an EXIF orientation is not read (libvips alike).
+                            .orientation = 1};
+    snprintf(facts->format, sizeof facts->format, "%s", brand == heif_avif || brand == heif_avis ? "avif" : "heif");
+    int ok = 1;
+    if ((double)facts->width * facts->height > most) {
+        facts->header_only = 1;
+    } else {
+        struct heif_image *image = NULL;
+        // AV1 through dav1d, as Android's decoder reads it, whichever AV1 decoder libheif would rank first.
+        struct heif_decoding_options *options = heif.decoding_options_alloc();
+        if (options && facts->format[0] == 'a') options->decoder_id = "dav1d";
+        error = heif.decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, options);
+        if (options) heif.decoding_options_free(options);
+        ok = error.code == heif_error_Ok;
+        if (ok) {
+            heif.image_release(image);
+        } else {
+            say(words, size, error.message);
+        }
+    }
+    heif.image_handle_release(handle);
+    heif.context_free(context);
+    return ok;
+}
+
 /// Each format's reader: the file's bytes in, its facts (or the library's words) out; 1 when it decodes whole and clean.
 typedef int (*Reader)(const unsigned char *bytes, size_t length, int side, double most, PictureFacts *facts, char *words, size_t size);
 
 static const struct {
     const char *format;
     Reader read;
-} readers[] = {{"jpeg", jpeg_decode}, {"png", png_decode}, {"gif", gif_decode}, {"webp", webp_decode}};
+} readers[] = {{"jpeg", jpeg_decode}, {"png", png_decode}, {"gif", gif_decode}, {"webp", webp_decode}, {"heif", heif_decode}};
 
 static Reader reader_of(const char *format) {
     for (size_t i = 0; i < sizeof readers / sizeof *readers; i++) {
@@ -303,11 +392,13 @@ static Reader reader_of(const char *format) {
     return NULL;
 }
 
-int format_has_library(const char *format) { return reader_of(format) != NULL; }
+int format_has_library(const char *format) {
+    return reader_of(format) != NULL && (strcmp(format, "heif") != 0 || heif_loaded());
+}
 
 int format_read(const char *format, const unsigned char *bytes, size_t length, int decode_side, double most_pixels,
                 PictureFacts *facts, char *words, size_t size) {
-    Reader decode = reader_of(format);
+    Reader decode = format_has_library(format) ? reader_of(format) : NULL;
     words[0] = 0;
     *facts = (PictureFacts){0};
     return decode ? decode(bytes, length, decode_side, most_pixels, facts, words, size) : 0;

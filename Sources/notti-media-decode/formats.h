@@ -1,5 +1,6 @@
 // The phones' own format libraries (SPEC 17): libjpeg-turbo (TurboJPEG), libpng,
-// giflib and libwebp, linked into the worker. They load in well under a millisecond,
+// giflib and libwebp, linked into the worker, and libheif (HEIC with libde265, AVIF
+// with dav1d), opened on the first HEIF file. They load in well under a millisecond,
 // where libvips brings a hundred libraries (ImageMagick, poppler, librsvg …) and
 // 30–50 ms of relocation: a file that decodes whole and clean through them is judged
 // without libvips ever loading. Anything else (an error, a warning, a cut file) is
@@ -14,9 +15,14 @@ typedef struct PictureFacts {
     int width, height, frames, orientation;
     /// More pixels than the decode reads: judged from the header alone.
     int header_only;
+    /// The format the bytes are, where the reader tells one apart from its loader's name ("avif" for
+    /// a HEIF file of AV1 pictures); empty otherwise.
+    char format[8];
 } PictureFacts;
 
-/// Whether `format` ("jpeg", "png", "gif", "webp") is read by its own library here.
+/// Whether `format` ("jpeg", "png", "gif", "webp", "heif") is read by its own library here. libheif is
+/// opened by the first call that asks for "heif" (it brings the x265 and AOM encoders, which a worker
+/// that never meets a HEIF or AVIF file should not load); before the decoding child's filter is on.
 int format_has_library(const char *format);
 
 /// Reads the picture in `descriptor` with its format's library, in a sandboxed child (sandbox.h): 1 when it decodes whole, with no

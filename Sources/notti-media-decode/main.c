@@ -106,6 +106,10 @@ int main(int argc, char **argv) {
     // A picture's buffers (megabytes) are mapped and unmapped whole: glibc would otherwise raise its
     // threshold after the first such free and keep later ones in the heap, held between files.
     mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+    // One arena for every thread (libde265's and dav1d's, in a decoding child): glibc shrinks a thread's own
+    // arena by first reading /proc/sys/vm/overcommit_memory, an open the sandbox's filter kills; the main
+    // arena shrinks with brk.
+    mallopt(M_ARENA_MAX, 1);
     // `--memory-mib N`: the most address space the decoders may take (a sanitizer reserves terabytes of
     // it). `--kind pictures|streams`: the media this worker is started for; its decoder's libraries are
     // loaded now, while the tool's download arrives (a request of the other kind still gets an answer).

@@ -239,7 +239,7 @@ void decode_picture(int descriptor, const char *path, const char *mime, Reply *r
     if (format_has_library(format_name(loader))) {
         PictureFacts facts;
         if (format_decode(format_name(loader), descriptor, decode_side, header_only_pixels, &facts, words, sizeof words)) {
-            reply_clean(&facts, format_name(loader), reply);
+            reply_clean(&facts, facts.format[0] ? facts.format : format_name(loader), reply);
             return;
         }
     }

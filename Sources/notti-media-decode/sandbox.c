@@ -1,11 +1,20 @@
 // The seccomp allow-list of a decoding child (sandbox.h). Each call is on it for a reason:
 //   brk, mmap, munmap, mremap, madvise, mprotect  malloc's heap and arenas, and the decoders'
 //                                                 buffers (mmap and mprotect never with PROT_EXEC)
-//   write                                         the answer, to its pipe alone
+//   write                                         the answer, to its pipe alone; a library's message to
+//                                                 the standard descriptors (dav1d's "Unknown OBU type")
+//                                                 fails with EBADF, as they are closed
 //   read, lseek, close                            harmless without a way to open anything
 //   futex                                         glibc's locks
 //   exit, exit_group                              the end
-//   rt_sigreturn, rt_sigprocmask                  abort()'s path, should a library call it
+//   rt_sigreturn, rt_sigprocmask, rt_sigaction    abort()'s path, should a library call it; glibc's
+//                                                 thread start installs its cancellation handler
+//   clone with CLONE_THREAD, set_robust_list, rseq  a thread of its own (libde265 and dav1d decode on
+//                                                 threads): a thread, never a process; clone3, whose
+//                                                 flags a filter cannot read, fails with ENOSYS,
+//                                                 so glibc falls back to clone
+//   sched_getaffinity                             dav1d counts the cores it may use (its own mask)
+//   prctl PR_SET_NAME                             dav1d names its threads ("dav1d-worker")
 //   kill, tgkill, getpid, gettid                  abort() raising SIGABRT on itself (its own pid only)
 //   clock_gettime, gettimeofday                   timers some decoders read (usually without a call)
 //   getrandom                                     glibc's malloc and hash seeds
@@ -17,6 +26,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -47,6 +57,10 @@ int sandbox_enter(int answer) {
     ALLOW(exit_group);
     ALLOW(rt_sigreturn);
     ALLOW(rt_sigprocmask);
+    ALLOW(rt_sigaction);
+    ALLOW(set_robust_list);
+    ALLOW(rseq);
+    ALLOW(sched_getaffinity);
     ALLOW(getpid);
     ALLOW(gettid);
     ALLOW(clock_gettime);
@@ -56,8 +70,13 @@ int sandbox_enter(int answer) {
     // Memory, never executable: a decoder's overflow cannot map code of its own.
     failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
     failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+    // Threads, not processes: fork (a clone without CLONE_THREAD) stays forbidden.
+    failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD));
+    failed |= seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME));
     // The answer's pipe, and nothing else, is written to.
     failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)answer));
+    failed |= seccomp_rule_add(filter, SCMP_ACT_ERRNO(EBADF), SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_LE, 2));
     // Signals to itself only.
     pid_t self = getpid();
     failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self));

@@ -3,7 +3,7 @@
 // file, which installs a seccomp filter (libseccomp) before it reads a byte: it
 // may allocate memory,
 // read the mapped file, write its answer to its pipe and end; any other system
-// call (open or openat of a path, socket, connect, execve, ptrace, fork or clone,
+// call (open or openat of a path, socket, connect, execve, ptrace, fork (a clone that starts a process, not a thread),
 // a mapping made executable …) kills it. The worker then ends by the same signal,
 // which the tool treats as any worker that stops: "the decoder stopped", one
 // record, and a new worker for the next file.
