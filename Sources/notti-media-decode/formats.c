@@ -19,8 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <turbojpeg.h>
 #include <unistd.h>
 #include <webp/decode.h>
@@ -291,25 +289,16 @@ static int webp_decode(const unsigned char *bytes, size_t length, int side, doub
     return 1;
 }
 
-// libheif, for HEIC (libde265) and AVIF (dav1d), opened on the first HEIF file (formats.h).
-static struct {
-    struct heif_context *(*context_alloc)(void);
-    void (*context_free)(struct heif_context *);
-    void (*context_set_max_decoding_threads)(struct heif_context *, int);
-    struct heif_error (*context_read_from_memory_without_copy)(struct heif_context *, const void *, size_t,
-                                                               const struct heif_reading_options *);
-    struct heif_error (*context_get_primary_image_handle)(struct heif_context *, struct heif_image_handle **);
-    int (*context_get_number_of_top_level_images)(struct heif_context *);
-    int (*image_handle_get_width)(const struct heif_image_handle *);
-    int (*image_handle_get_height)(const struct heif_image_handle *);
-    void (*image_handle_release)(const struct heif_image_handle *);
-    struct heif_error (*decode_image)(const struct heif_image_handle *, struct heif_image **, enum heif_colorspace,
-                                      enum heif_chroma, const struct heif_decoding_options *);
-    void (*image_release)(const struct heif_image *);
-    enum heif_brand (*main_brand)(const uint8_t *, int);
-    struct heif_decoding_options *(*decoding_options_alloc)(void);
-    void (*decoding_options_free)(struct heif_decoding_options *);
-} heif;
+// libheif, for HEIC (libde265) and AVIF (dav1d), opened on the first HEIF file (formats.h): its
+// functions looked up by their declared types, as ffmpeg.h's table is.
+#define HEIF_FUNCTIONS(X) \
+    X(heif_context_alloc) X(heif_context_free) X(heif_context_set_max_decoding_threads) \
+    X(heif_context_read_from_memory_without_copy) X(heif_context_get_primary_image_handle) \
+    X(heif_context_get_number_of_top_level_images) X(heif_image_handle_get_width) X(heif_image_handle_get_height) \
+    X(heif_image_handle_release) X(heif_decode_image) X(heif_image_release) X(heif_main_brand) \
+    X(heif_decoding_options_alloc) X(heif_decoding_options_free)
+#define HEIF_MEMBER(name) __typeof__(name) *name;
+static struct { HEIF_FUNCTIONS(HEIF_MEMBER) } heif;
 
 static int heif_loaded(void) {
     static int state = 0;  // 0: not tried, 1: loaded, -1: unavailable
@@ -317,17 +306,13 @@ static int heif_loaded(void) {
     state = -1;
     void *library = dlopen("libheif.so.1", RTLD_LAZY | RTLD_LOCAL);
     if (!library) return 0;
-#define HEIF_LOOKUP(member) if (!(*(void **)&heif.member = dlsym(library, "heif_" #member))) return 0;
-    HEIF_LOOKUP(context_alloc) HEIF_LOOKUP(context_free) HEIF_LOOKUP(context_set_max_decoding_threads)
-    HEIF_LOOKUP(context_read_from_memory_without_copy) HEIF_LOOKUP(context_get_primary_image_handle)
-    HEIF_LOOKUP(context_get_number_of_top_level_images) HEIF_LOOKUP(image_handle_get_width) HEIF_LOOKUP(image_handle_get_height)
-    HEIF_LOOKUP(image_handle_release) HEIF_LOOKUP(decode_image) HEIF_LOOKUP(image_release) HEIF_LOOKUP(main_brand)
-    HEIF_LOOKUP(decoding_options_alloc) HEIF_LOOKUP(decoding_options_free)
+#define HEIF_LOOKUP(name) if (!(heif.name = (__typeof__(name) *)dlsym(library, #name))) return 0;
+    HEIF_FUNCTIONS(HEIF_LOOKUP)
 #undef HEIF_LOOKUP
     // Its decoders registered now, in the worker: in the child, with the filter on, nothing may be opened.
-    struct heif_context *context = heif.context_alloc();
+    struct heif_context *context = heif.heif_context_alloc();
     if (!context) return 0;
-    heif.context_free(context);
+    heif.heif_context_free(context);
     state = 1;
     return 1;
 }
@@ -336,21 +321,21 @@ static int heif_loaded(void) {
 static int heif_decode(const unsigned char *bytes, size_t length, int side, double most, PictureFacts *facts, char *words,
                        size_t size) {
     (void)side;
-    struct heif_context *context = heif.context_alloc();
+    struct heif_context *context = heif.heif_context_alloc();
     if (!context) return 0;
     // Every tile on this thread.
-    heif.context_set_max_decoding_threads(context, 0);
+    heif.heif_context_set_max_decoding_threads(context, 0);
     struct heif_image_handle *handle = NULL;
-    struct heif_error error = heif.context_read_from_memory_without_copy(context, bytes, length, NULL);
-    if (error.code == heif_error_Ok) error = heif.context_get_primary_image_handle(context, &handle);
+    struct heif_error error = heif.heif_context_read_from_memory_without_copy(context, bytes, length, NULL);
+    if (error.code == heif_error_Ok) error = heif.heif_context_get_primary_image_handle(context, &handle);
     if (error.code != heif_error_Ok) {
         say(words, size, error.message);
-        heif.context_free(context);
+        heif.heif_context_free(context);
         return 0;
     }
-    enum heif_brand brand = heif.main_brand(bytes, length > 64 ? 64 : (int)length);
-    *facts = (PictureFacts){.width = heif.image_handle_get_width(handle), .height = heif.image_handle_get_height(handle),
-                            .frames = heif.context_get_number_of_top_level_images(context),
+    enum heif_brand brand = heif.heif_main_brand(bytes, length > 64 ? 64 : (int)length);
+    *facts = (PictureFacts){.width = heif.heif_image_handle_get_width(handle), .height = heif.heif_image_handle_get_height(handle),
+                            .frames = heif.heif_context_get_number_of_top_level_images(context),
                             // A HEIF file turns its picture in the container (irot, imir), and every decoder applies
                             // that: its size is the turned one and an EXIF orientation is not read (libvips alike).
                             .orientation = 1};
@@ -361,19 +346,19 @@ static int heif_decode(const unsigned char *bytes, size_t length, int side, doub
     } else {
         struct heif_image *image = NULL;
         // AV1 through dav1d, as Android's decoder reads it, whichever AV1 decoder libheif would rank first.
-        struct heif_decoding_options *options = heif.decoding_options_alloc();
+        struct heif_decoding_options *options = heif.heif_decoding_options_alloc();
         if (options && facts->format[0] == 'a') options->decoder_id = "dav1d";
-        error = heif.decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, options);
-        if (options) heif.decoding_options_free(options);
+        error = heif.heif_decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, options);
+        if (options) heif.heif_decoding_options_free(options);
         ok = error.code == heif_error_Ok;
         if (ok) {
-            heif.image_release(image);
+            heif.heif_image_release(image);
         } else {
             say(words, size, error.message);
         }
     }
-    heif.image_handle_release(handle);
-    heif.context_free(context);
+    heif.heif_image_handle_release(handle);
+    heif.heif_context_free(context);
     return ok;
 }
 
@@ -432,16 +417,13 @@ int format_decode(const char *format, int descriptor, int decode_side, double mo
     words[0] = 0;
     *facts = (PictureFacts){0};
     if (!format_has_library(format)) return 0;
-    // Mapped here, before the child's filter: it reads memory, and opens, stats and maps nothing.
-    struct stat info;
-    if (fstat(descriptor, &info) != 0 || info.st_size <= 0) return 0;
-    size_t length = (size_t)info.st_size;
-    unsigned char *bytes = mmap(NULL, length, PROT_READ, MAP_PRIVATE, descriptor, 0);
-    if (bytes == MAP_FAILED) return 0;
+    size_t length;
+    const unsigned char *bytes = sandbox_map(descriptor, &length);
+    if (!bytes || length == 0) return 0;
     ChildWork work = {format, bytes, length, decode_side, most_pixels};
     ChildAnswer reply = {0};
     int answered = sandbox_run(format, decode_in_child, &work, &reply, sizeof reply);
-    munmap(bytes, length);
+    sandbox_unmap(bytes, length);
     if (!answered) return 0;
     *facts = reply.facts;
     snprintf(words, size, "%s", reply.words);

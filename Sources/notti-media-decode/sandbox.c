@@ -35,6 +35,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -95,6 +96,21 @@ static int filter_wanted(void) {
 #else
     return 1;
 #endif
+}
+
+const unsigned char *sandbox_map(int descriptor, size_t *length) {
+    struct stat info;
+    *length = 0;
+    if (fstat(descriptor, &info) != 0 || info.st_size < 0) return NULL;
+    if (info.st_size == 0) return (const unsigned char *)"";
+    void *bytes = mmap(NULL, (size_t)info.st_size, PROT_READ, MAP_PRIVATE, descriptor, 0);
+    if (bytes == MAP_FAILED) return NULL;
+    *length = (size_t)info.st_size;
+    return bytes;
+}
+
+void sandbox_unmap(const unsigned char *bytes, size_t length) {
+    if (bytes && length > 0) munmap((void *)bytes, length);
 }
 
 int sandbox_run(const char *name, void (*work)(void *context, void *answer), void *context, void *answer, size_t size) {

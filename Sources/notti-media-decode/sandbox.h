@@ -1,10 +1,10 @@
 // The decoders' sandbox (SPEC 17): a file's bytes are decoded (by the format
 // libraries, or FFmpeg's for a stream) in a child of the worker, forked for the
 // file, which installs a seccomp filter (libseccomp) before it reads a byte: it
-// may allocate memory,
-// read the mapped file, write its answer to its pipe and end; any other system
-// call (open or openat of a path, socket, connect, execve, ptrace, fork (a clone that starts a process, not a thread),
-// a mapping made executable …) kills it. The worker then ends by the same signal,
+// may allocate memory, start threads, read the mapped file, write its answer to
+// its pipe and end; any other system call (open or openat of a path, socket,
+// connect, execve, ptrace, fork or a clone that starts a process, a mapping made
+// executable …) kills it. The worker then ends by the same signal,
 // which the tool treats as any worker that stops: "the decoder stopped", one
 // record, and a new worker for the next file.
 #ifndef NOTTI_DECODE_SANDBOX_H
@@ -19,6 +19,12 @@
 /// tool says "the decoder stopped" for this file alone, as for any worker that stops. `name` is the file's
 /// format or MIME type, for the tests' planted call (`sandbox_try_forbidden_call`).
 int sandbox_run(const char *name, void (*work)(void *context, void *answer), void *context, void *answer, size_t size);
+
+/// The file in `descriptor` mapped for a child to read (what `sandbox_run`'s work reads is mapped before the
+/// fork: the child opens, stats and maps nothing). Sets `*length`; an empty file is "" and 0. NULL when it
+/// cannot be read. Unmap with `sandbox_unmap`.
+const unsigned char *sandbox_map(int descriptor, size_t *length);
+void sandbox_unmap(const unsigned char *bytes, size_t length);
 
 /// Installs the filter in the calling process (the forked child): `answer` is the one descriptor it may
 /// write to. Returns 0 when it is on; -1 when libseccomp refused (the child then decodes nothing).

@@ -10,8 +10,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 
 static const char *first_line(int code, char *buffer, size_t size) {
     av_strerror(code, buffer, size);
@@ -55,37 +53,21 @@ void decode_stream(int descriptor, const char *mime, Reply *reply) {
         reply_string(reply, "detail", "FFmpeg's libraries are not installed");
         return;
     }
-    struct stat info;
-    if (fstat(descriptor, &info) != 0) {
+    StreamBytes file;
+    if (!(file.bytes = sandbox_map(descriptor, &file.length))) {
         reply_string(reply, "status", "not_decoded");
-        reply_string(reply, "detail", "the worker cannot read the file's size");
+        reply_string(reply, "detail", "the worker cannot map the file");
         return;
     }
-    StreamBytes file = {(const unsigned char *)"", (size_t)info.st_size};
-    if (file.length > 0) {
-        void *mapped = mmap(NULL, file.length, PROT_READ, MAP_PRIVATE, descriptor, 0);
-        if (mapped == MAP_FAILED) {
-            reply_string(reply, "status", "not_decoded");
-            reply_string(reply, "detail", "the worker cannot map the file");
-            return;
-        }
-        file.bytes = mapped;
-    }
-    // The child answers in a copy of the reply begun here, and hands it back whole (the unused text zeroed:
-    // the whole struct goes through the pipe).
-    Reply answer;
-    memset(&answer, 0, sizeof answer);
-    memcpy(answer.text, reply->text, reply->length);
-    answer.length = reply->length;
-    answer.members = reply->members;
-    answer.overflowed = reply->overflowed;
+    // The child answers in a copy of the reply begun here, and hands it back whole.
+    Reply answer = *reply;
     if (sandbox_run(mime, read_stream, &file, &answer, sizeof answer)) {
         *reply = answer;
     } else {
         reply_string(reply, "status", "not_decoded");
         reply_string(reply, "detail", "the stream decoder ended without an answer");
     }
-    if (file.length > 0) munmap((void *)file.bytes, file.length);
+    sandbox_unmap(file.bytes, file.length);
 }
 
 void stream_read(const unsigned char *bytes, size_t length, Reply *reply) {
