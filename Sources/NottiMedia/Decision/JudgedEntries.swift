@@ -65,17 +65,13 @@ struct FailurePolicyDelivery {
     var attachments: [Attachment] = []
     var overrides: ContentOverrides?
 
-    init(outcome: Report.Outcome, reason: DiagnosticCode?, attachments: [Attachment] = [], overrides: ContentOverrides? = nil) {
-        self.outcome = outcome
-        self.reason = reason
-        self.attachments = attachments
-        self.overrides = overrides
-    }
-
     static func unchanged(_ reason: DiagnosticCode, overrides: ContentOverrides? = nil) -> FailurePolicyDelivery {
         FailurePolicyDelivery(outcome: .unchanged, reason: reason, overrides: overrides)
     }
+}
 
+// In an extension, so the memberwise initializer stays the compiler's.
+extension FailurePolicyDelivery {
     /// How an SDK's failed entries combine, once every entry is judged: one
     /// attachment fails the payload (`single`), each entry fails alone (`perEntry`,
     /// OneSignal), or one failure drops every attachment and the overrides

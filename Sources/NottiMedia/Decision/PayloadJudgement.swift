@@ -58,7 +58,7 @@ package struct PayloadJudgement: Sendable {
 
     /// `large_icon_only` (SPEC 20): a picture shown as the large icon alone, a square cropped from its middle, that
     /// is more than a quarter wider or taller than square loses what the crop cuts; nil for a picture that reads there.
-    static func largeIconOnly(_ size: Dimensions, sdk: SDK) -> Diagnostic? {
+    private static func largeIconOnly(_ size: Dimensions, sdk: SDK) -> Diagnostic? {
         guard size.width > 0, size.height > 0 else { return nil }
         let ratio = Double(size.width) / Double(size.height)
         guard ratio > 1.25 || ratio < 0.8 else { return nil }
