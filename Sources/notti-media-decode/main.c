@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -110,6 +111,10 @@ int main(int argc, char **argv) {
     // arena by first reading /proc/sys/vm/overcommit_memory, an open the sandbox's filter kills; the main
     // arena shrinks with brk.
     mallopt(M_ARENA_MAX, 1);
+    // glibc reads the time zone (opens /etc/localtime) on the first time conversion, gmtime_r's too: FFmpeg
+    // makes one for an MP4's creation time, which in a decoding child the filter killed (every camera's video
+    // "stopped" the decoder). Read once here, it is every child's already.
+    tzset();
     // `--memory-mib N`: the most address space the decoders may take (a sanitizer reserves terabytes of
     // it). `--kind pictures|streams`: the media this worker is started for; its decoder's libraries are
     // loaded now, while the tool's download arrives (a request of the other kind still gets an answer).

@@ -146,6 +146,16 @@ import Testing
         #expect(!Records.codes(records.ios).contains("orientation_ignored"))
     }
 
+    /// A camera's video carries its creation time, which FFmpeg reads as a date: glibc opened the time zone file for
+    /// it, in the sandboxed child, and the filter killed it ("the decoder stopped", signal 31) for every such video.
+    @Test func aVideosCreationTimeDoesNotStopTheDecoder() throws {
+        let records = try Self.fixture("hvc1-dated.mp4")
+        let decoded = Records.decoded(records.ios)
+        #expect(decoded["videoCodec"] as? String == "hevc" && decoded["videoTag"] as? String == "hvc1", "\(decoded)")
+        #expect(decoded["complete"] as? Bool == true)
+        #expect(!Records.codes(records.ios).contains("undecodable_media"), "\(Records.message(records.ios, "undecodable_media"))")
+    }
+
     @Test func hev1DoesNotPlayOnIOSAndAV1AndVP9OnlyOnSome() throws {
         let hev1 = try Self.fixture("hev1.mp4")
         #expect(hev1.ios["outcome"] as? String == "attached" && hev1.ios["passed"] as? Bool == false)
