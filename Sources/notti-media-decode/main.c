@@ -1,12 +1,12 @@
-// notti-media-decode: the decode worker (SPEC 17). notti-media starts one for
-// pictures (libvips) and one for video and audio (FFmpeg), each on the first
-// download that may need it, and keeps them for the run: each decoder loads
-// sixty to a hundred shared libraries, which the main binary's start-up never
-// pays, and in two processes they load side by side and neither holds the
-// other's. Their large C code reads hostile bytes here, in a process with its
-// own memory limit, which the tool kills and restarts when it crashes or
-// outlives a record's deadline. The worker links neither decoder: it opens the
-// one a request needs (libvips.h, ffmpeg.h), or its `--kind`'s at start.
+// notti-media-decode: the decode worker (SPEC 17). notti-media starts them for
+// pictures (the format libraries) and one for video and audio (its own MP4 and
+// MP3 readers, then FFmpeg), each on the first download that may need it, and
+// keeps them for the run. libvips and FFmpeg load sixty to a hundred shared
+// libraries each, which the main binary's start-up never pays: the worker links
+// neither, and opens the one a request needs (libvips.h, ffmpeg.h). Their large C
+// code reads hostile bytes here, in a sandboxed child (sandbox.h) of a process
+// with its own memory limit, which the tool kills and restarts when it crashes
+// or outlives a record's deadline.
 //
 // Protocol, on descriptor 3 (a SOCK_SEQPACKET socket): each request is one
 // message carrying descriptors (SCM_RIGHTS), each answer one message, a JSON
@@ -116,11 +116,9 @@ int main(int argc, char **argv) {
     // "stopped" the decoder). Read once here, it is every child's already.
     tzset();
     // `--memory-mib N`: the most address space the decoders may take (a sanitizer reserves terabytes of
-    // it). `--kind pictures|streams`: the media this worker is started for; its decoder's libraries are
-    // loaded now, while the tool's download arrives (a request of the other kind still gets an answer).
-    const char *kind = "";
+    // it). `--kind pictures|streams` names what the tool started the worker for, for a reader of `ps`: every
+    // worker answers every request, and loads a decoder's libraries only on the first request that needs them.
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--kind") == 0) kind = argv[i + 1];
 #ifndef UNDER_SANITIZER
         if (strcmp(argv[i], "--memory-mib") == 0) {
             rlim_t bytes = (rlim_t)strtoull(argv[i + 1], NULL, 10) << 20;
@@ -130,8 +128,8 @@ int main(int argc, char **argv) {
 #endif
     }
     // Pictures: the format libraries are linked (loaded with the worker); libvips waits for a render, a fix,
-    // a format without a library of its own, or a file the library refuses.
-    if (strcmp(kind, "streams") == 0) ffmpeg_loaded();
+    // a format without a library of its own, or a file the library refuses. Streams: FFmpeg waits for a file
+    // the worker's own readers leave to it (lean_stream.h), or a fix or a poster.
     const char *why = NULL;
 
     char text[512];
