@@ -1,7 +1,8 @@
 // notti-media-decode: the decode worker (SPEC 17). notti-media starts them for
 // pictures (the format libraries) and one for video and audio (its own MP4 and
 // MP3 readers, then FFmpeg), each on the first download that may need it, and
-// keeps them for the run. libvips and FFmpeg load sixty to a hundred shared
+// keeps them while files arrive (one unused for half a second is stopped, and
+// started again by the next file that needs it). libvips and FFmpeg load sixty to a hundred shared
 // libraries each, which the main binary's start-up never pays: the worker links
 // neither, and opens the one a request needs (libvips.h, ffmpeg.h). Their large C
 // code reads hostile bytes here, in a sandboxed child (sandbox.h) of a process

@@ -504,6 +504,39 @@ import Testing
         return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 
+    /// A worker unused for half a second is stopped (its memory back to the machine), and what it read is kept:
+    /// the sound's worker, idle while two slow pictures download, is gone before the run ends, and the records
+    /// are the same.
+    @Test func aWorkerUnusedForHalfASecondIsStopped() throws {
+        let slow = DecodeTests.server.url("/bytes/20000?mode=length&rate=16000")
+        let urls = [DecodeTests.server.url("/media/tone.mp3"), slow + "&a", slow + "&b"]
+        let payloads = urls.map { #"{"aps": {"alert": "hi", "mutable-content": 1}, "notti_image_url": "\#($0)"}"# }
+        let out = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        var streams: Set<Int32> = [], gone: Date?, ended = Date()
+        let result = try CLI.run(["check", "-", "--format", "json", "--jobs", "1", "--cacert", Paths.testCA, "--out", out.path],
+                                 stdin: payloads.joined(separator: "\n"), whileRunning: { pid in
+            let give = Date().addingTimeInterval(60)
+            while Date() < give, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), !stat.contains(") Z ") {
+                let running = Set(Self.kinds(of: pid).filter { $0.value == "streams" }.keys)
+                if !streams.isEmpty && running.isEmpty && gone == nil { gone = Date() }
+                streams.formUnion(running)
+                usleep(1_000)
+            }
+            ended = Date()
+        })
+        #expect(result.status == 0, "\(result.stderr)")
+        // Gone while the second picture still downloads (about a second), not with the others as the run ends.
+        let before = gone.map { ended.timeIntervalSince($0) } ?? 0
+        #expect(streams.count == 1 && before > 0.5, "the stream worker \(streams) stopped \(before) s before the run ended")
+        let records = result.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }.filter { $0["summary"] == nil }
+        #expect(records.map { DecodeTests.Records.decoded($0)["kind"] as? String } == ["audio", "picture", "picture"])
+        #expect(records.allSatisfy { DecodeTests.Records.decoded($0)["complete"] as? Bool == true })
+        OutFolder.expectHoldsExactly(out, namedBy: records)
+    }
+
     /// The picture workers are a pool, one for each core at most (and at most --jobs): the same records whatever
     /// its size, each content decoded once, by one of them.
     @Test func thePictureWorkersAreAPoolThatChangesNoVerdict() throws {

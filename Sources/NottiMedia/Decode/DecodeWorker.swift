@@ -3,10 +3,12 @@ import Synchronization
 
 /// The decode workers (`notti-media-decode`, SPEC 17), seen from the tool: a pool for
 /// pictures (the format libraries; libvips when a file needs it), one for each core at
-/// most, and one for video and audio (FFmpeg), each started on the
-/// first file that may need it, fed one file at a time over a SOCK_SEQPACKET
-/// socket (the sniffed type, carrying the file's descriptor), and kept for the
-/// run. Each decoder loads sixty to a hundred shared libraries: in the workers,
+/// most, and one for video and audio (its own MP4 and MP3 readers, then FFmpeg), each
+/// started on the first file that may need it, fed one file at a time over a
+/// SOCK_SEQPACKET socket (the sniffed type, carrying the file's descriptor), and
+/// kept while files arrive: one unused for half a second is stopped, its answers
+/// kept, and started again by the next file that needs it (`stopIdleWorkers`).
+/// libvips and FFmpeg load sixty to a hundred shared libraries: in the workers,
 /// `--version`, a payload without media and everything before the first decode
 /// start as fast as without them. Two workers load their libraries side by side,
 /// and neither holds the other's in memory: one worker opening both took their
@@ -33,7 +35,7 @@ package final class DecodeWorker: Sendable {
     ///     (`NOTTI_MEDIA_DECODER` names another).
     ///   - pictureWorkers: how many picture workers may run at once (the tool: the cores, at most `--jobs`).
     ///     A picture worker holds about 4 MB (the format libraries; libvips only once a file needs it), so
-    ///     each core decodes; the stream worker stays one (FFmpeg's libraries hold about 20 MB each).
+    ///     each core decodes; the stream worker stays one (FFmpeg's libraries, when a file needs them, hold 27 MB).
     ///   - cancellation: the run's: a request in flight is abandoned when it is cancelled (the worker stopped).
     package init(executable: String? = nil, pictureWorkers count: Int = 1, cancellation: Cancellation? = nil) {
         let executable = executable ?? Self.locate()
@@ -127,10 +129,24 @@ package final class DecodeWorker: Sendable {
             if !off { Self.sayMissingOnce() }
             return nil
         }
+        stopIdleWorkers(besides: worker)
         let descriptor = open()
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         return worker.decode(descriptor, mime: mime, sha256: sha256, milliseconds: max(1, Int(seconds * 1000)))
+    }
+
+    /// How long a worker may sit unused before it is stopped: long beside its start (8 ms, and its decoder's
+    /// libraries again: at most 2% more work for one restarted every time), short beside a campaign.
+    private static let idleLimit: Duration = .milliseconds(500)
+
+    /// Stops the workers (other than `busy`) that no request has used for `idleLimit`. A campaign that names a few
+    /// contents under a URL per recipient reads each content once and then only finds its answer, kept by its
+    /// worker: from then on it holds no worker (scripts/bench personalised: the tool and its workers 48 MB at
+    /// most). Called as each file asks for a decode: a run that decodes nothing more keeps its workers.
+    private func stopIdleWorkers(besides busy: WorkerProcess) {
+        for worker in pictureWorkers where worker !== busy { worker.stopIfIdle(for: Self.idleLimit) }
+        if let streams, streams !== busy { streams.stopIfIdle(for: Self.idleLimit) }
     }
 
     /// Draws the picture read from `source` (sniffed as `mime`) as each of `renditions`, the i-th written as

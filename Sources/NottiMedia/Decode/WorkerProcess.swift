@@ -2,14 +2,15 @@ import Glibc
 internal import CDescriptorShim
 
 /// One decode worker process (`notti-media-decode --kind pictures|streams`) and its socket: started
-/// on its first request (or by `prepare`), one request at a time, stopped for good when it crashes,
-/// ends or misses a deadline (the next request starts another). `DecodeWorker` keeps one per kind.
+/// on its first request (or by `prepare`), one request at a time, stopped when it crashes, ends, misses
+/// a deadline or sits unused (`stopIfIdle`); the next request starts another. `DecodeWorker` keeps them.
 final class WorkerProcess: @unchecked Sendable {
-    /// The media a worker is started for: it loads that decoder's libraries at its start.
+    /// The media a worker is started for (named on its command line, for `ps`): it loads a decoder's libraries on
+    /// the first request that needs them.
     enum Kind: String {
-        /// libvips: pictures, and the preview's and `fix`'s renditions of them.
+        /// Pictures (the format libraries, libvips for the rest), and the preview's and `fix`'s renditions of them.
         case pictures
-        /// FFmpeg: video and audio.
+        /// Video and audio: the worker's own MP4 and MP3 readers, then FFmpeg.
         case streams
     }
 
@@ -17,8 +18,11 @@ final class WorkerProcess: @unchecked Sendable {
     let kind: Kind
     /// Held for a whole request: the worker reads one file at a time.
     private let lock = Lock()
-    // Guarded by `lock`: the running worker, and each content's answer.
+    // Guarded by `lock`: the running worker, when it last answered or started, whether one ever started, and
+    // each content's answer.
     private var running: (pid: pid_t, socket: Int32)?
+    private var lastUsed = MonotonicInstant.now
+    private var started = false
     private var answers: [String: DecodedMedia?] = [:]
 
     /// The address space a worker may take: a 100,000,000-pixel HEIF decodes in about 400 MB.
@@ -38,12 +42,27 @@ final class WorkerProcess: @unchecked Sendable {
         if let running { Self.stop(running) }
     }
 
-    /// Starts the worker now, if it is not running, so that its start overlaps the download whose file
-    /// it will read. Never waits: a worker someone is using is running.
+    /// Starts the worker now, if it never ran, so that its start overlaps the download whose file it will
+    /// read. One stopped for being idle (`stopIfIdle`) starts again on a request only: the files that may
+    /// need it have mostly been read. Never waits: a worker someone is using is running.
     func prepare() {
         guard lock.tryLock() else { return }
         defer { lock.unlock() }
-        if running == nil { running = start() }
+        if running == nil && !started {
+            running = start()
+            lastUsed = MonotonicInstant.now
+        }
+    }
+
+    /// Stops the worker when no request has used it for `idle` (never one that is in use): its memory goes back to
+    /// the machine and its answers are kept, so that a campaign whose few contents were all read holds no worker
+    /// to its end; the next request that needs one starts another. Never waits.
+    func stopIfIdle(for idle: Duration) {
+        guard lock.tryLock() else { return }
+        defer { lock.unlock() }
+        guard let worker = running, MonotonicInstant.now - lastUsed >= idle else { return }
+        Self.stop(worker)
+        running = nil
     }
 
     /// What the worker makes of the file open on `descriptor` (sniffed as `mime`): the same content
@@ -77,6 +96,7 @@ final class WorkerProcess: @unchecked Sendable {
 
     /// One request and its answer, starting the worker if it is not running. Called under `lock`.
     private func ask(_ request: [UInt8], descriptors: [Int32], milliseconds: Int) -> Result<JSONValue, Stopped> {
+        defer { lastUsed = MonotonicInstant.now }
         func send(to worker: (pid: pid_t, socket: Int32)) -> Bool {
             request.withUnsafeBytes { bytes in
                 descriptors.withUnsafeBufferPointer {
@@ -140,6 +160,7 @@ final class WorkerProcess: @unchecked Sendable {
     /// Starts the worker with one end of a new socket pair as its descriptor 3, its other
     /// standard descriptors on /dev/null, no signal blocked (the tool blocks four in every thread).
     private func start() -> (pid: pid_t, socket: Int32)? {
+        started = true
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { return nil }
         var actions = posix_spawn_file_actions_t()
