@@ -1,7 +1,7 @@
 // mp3_read (lean_stream.h): an MP3 file read frame by frame (ISO/IEC 11172-3, 13818-3),
 // answering only for the shape FFmpeg's mp3 demuxer reads plainly: an ID3v2 tag or none,
-// then Layer III frames of one kind back to back to the end (an ID3v1 tag after them at
-// most), the first carrying a Xing/Info tag that counts the rest, or none at a constant bit
+// then Layer III frames of one kind back to back (a short trailer and an ID3v1 tag after
+// them at most), the first carrying a Xing/Info tag that counts the rest, or none at a constant bit
 // rate. Its duration is FFmpeg's: the tag's frames times the samples a frame holds, or the
 // bytes over the bit rate, in the demuxer's 1/14,112,000 s ticks, then in microseconds.
 #include "bytes.h"
@@ -51,21 +51,28 @@ static size_t id3v2_size(const unsigned char *bytes, size_t length) {
 /// version, layer, sample rate, channel mode, copyright, original and emphasis.
 #define SAME_KIND 0xfffe0ccfu
 
-/// The frames from `at` to `end`: each of the first one's kind (and, `constant`, its bit rate), back to back to
-/// the end, the first of the same stream as `tag` (sync, version, layer, sample rate: FFmpeg's SAME_HEADER_MASK).
-/// Their count, or -1.
+/// The frames from `at` on: each of the first one's kind (and, `constant`, its bit rate), back to back, the first
+/// of the same stream as `tag` (sync, version, layer, sample rate: FFmpeg's SAME_HEADER_MASK), up to `end` or to
+/// a short tail no frame starts in (an encoder's trailer, which FFmpeg's parser passes over). Their count, or -1.
 static long frames_to_end(const unsigned char *bytes, size_t at, size_t end, const Frame *tag, int constant) {
     long counted = 0;
     uint32_t kind = SAME_KIND | (constant ? 0xf000u : 0), first = 0;
+    size_t start = at;
     if (end - at < 4 || (be32(bytes + at) & 0xfffe0c00u) != (tag->header & 0xfffe0c00u)) return -1;
     while (at < end) {
         Frame frame;
-        if (end - at < 4 || !layer3_frame(be32(bytes + at), &frame)) return -1;
+        if (end - at < 4 || !layer3_frame(be32(bytes + at), &frame) || (counted && (frame.header & kind) != (first & kind)) ||
+            frame.size > end - at) {
+            break;
+        }
         if (!counted) first = frame.header;
-        if ((frame.header & kind) != (first & kind)) return -1;
-        if (frame.size > end - at) return -1;
         at += frame.size;
         counted++;
+    }
+    size_t tail = end - at;
+    if (tail > 4096 || tail > (end - start) / 16) return -1;
+    for (size_t i = at; i + 1 < end; i++) {
+        if (bytes[i] == 0xff && (bytes[i + 1] & 0xe0) == 0xe0) return -1;
     }
     return counted;
 }

@@ -457,8 +457,8 @@ import Testing
     }
 
     /// The worker's own readers answer only where they give FFmpeg's facts: `sniff` of clean MP4s and MP3s and of
-    /// 240 damaged copies (bytes overwritten anywhere, in the movie's tables most, and cut), read with the readers
-    /// first and, in the test build, by FFmpeg alone, says the same of every file.
+    /// 240 damaged copies (bytes overwritten anywhere, in the movie's tables most, cut, or with bytes after the end),
+    /// read with the readers first and, in the test build, by FFmpeg alone, says the same of every file.
     @Test(.enabled(if: CLI.sanitizer == nil, "slow under a sanitizer"))
     func theStreamReadersGiveFFmpegsFacts() throws {
         let folder = Paths.temporaryFolder()
@@ -480,10 +480,11 @@ import Testing
             try Data(bytes).write(to: folder.appendingPathComponent(names.last!))
             for copy in 0..<30 {
                 var damaged = bytes
-                switch copy % 3 {
+                switch copy % 4 {
                 case 0: for _ in 0...next(3) { damaged[next(damaged.count)] = UInt8(next(256)) }
                 case 1: for _ in 0...next(2) { damaged[min(damaged.count - 1, movie + next(3000))] = UInt8(next(256)) }
-                default: damaged = Array(damaged.prefix(next(damaged.count)))
+                case 2: damaged = Array(damaged.prefix(next(damaged.count)))
+                default: damaged += (0...next(300)).map { _ in UInt8(next(256)) }
                 }
                 names.append("\(index)-\(copy).\(suffix)")
                 try Data(damaged).write(to: folder.appendingPathComponent(names.last!))
