@@ -111,6 +111,20 @@ static int minf_child(Box *box, void *context) {
     }
 }
 
+/// A movie or media header's (`mvhd`, `mdhd`: the same layout) timescale and duration, in its version 0 or 1.
+static int timing(const Box *box, uint64_t *timescale, uint64_t *duration) {
+    if (box->length >= 20 && box->body[0] == 0) {
+        *timescale = be32(box->body + 12);
+        *duration = be32(box->body + 16);
+    } else if (box->length >= 32 && box->body[0] == 1) {
+        *timescale = be32(box->body + 20);
+        *duration = be64(box->body + 24);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 static int mdia_child(Box *box, void *context) {
     Track *track = context;
     switch (box->type) {
@@ -120,16 +134,7 @@ static int mdia_child(Box *box, void *context) {
         return 1;
     case FOURCC('m', 'i', 'n', 'f'): return whole_children(box->body, box->length, minf_child, context);
     case FOURCC('m', 'd', 'h', 'd'):
-        if (box->length >= 20 && box->body[0] == 0) {
-            track->media_timescale = be32(box->body + 12);
-            track->media_duration = be32(box->body + 16);
-        } else if (box->length >= 32 && box->body[0] == 1) {
-            track->media_timescale = be32(box->body + 20);
-            track->media_duration = be64(box->body + 24);
-        } else {
-            return 0;
-        }
-        return track->media_timescale > 0;
+        return timing(box, &track->media_timescale, &track->media_duration) && track->media_timescale > 0;
     case FOURCC('e', 'l', 'n', 'g'): return 1;
     default: return 0;
     }
@@ -184,17 +189,7 @@ typedef struct Movie {
 static int moov_child(Box *box, void *context) {
     Movie *movie = context;
     switch (box->type) {
-    case FOURCC('m', 'v', 'h', 'd'):
-        if (box->length >= 20 && box->body[0] == 0) {
-            movie->timescale = be32(box->body + 12);
-            movie->duration = be32(box->body + 16);
-        } else if (box->length >= 32 && box->body[0] == 1) {
-            movie->timescale = be32(box->body + 20);
-            movie->duration = be64(box->body + 24);
-        } else {
-            return 0;
-        }
-        return 1;
+    case FOURCC('m', 'v', 'h', 'd'): return timing(box, &movie->timescale, &movie->duration);
     case FOURCC('t', 'r', 'a', 'k'):
         if (movie->track_count == 2) return 0;
         movie->tracks[movie->track_count].edit_start = -1;

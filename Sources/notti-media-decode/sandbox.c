@@ -90,11 +90,14 @@ int sandbox_enter(int answer) {
 /// Always, but in a build for tests run under valgrind (scripts/lib/worker-leakcheck.py sets
 /// NOTTI_MEDIA_DECODE_UNFILTERED): valgrind cannot run seccomp (system call 317), so a filtered child
 /// would end before it decodes, and the leak check would never reach the format libraries or FFmpeg.
-static int filter_wanted(void) {
+static int filter_wanted(void) { return sandbox_test_hook("NOTTI_MEDIA_DECODE_UNFILTERED") == NULL; }
+
+const char *sandbox_test_hook(const char *name) {
 #ifdef NOTTI_DECODE_TEST_HOOKS
-    return getenv("NOTTI_MEDIA_DECODE_UNFILTERED") == NULL;
+    return getenv(name);
 #else
-    return 1;
+    (void)name;
+    return NULL;
 #endif
 }
 

@@ -30,6 +30,10 @@ void sandbox_unmap(const unsigned char *bytes, size_t length);
 /// write to. Returns 0 when it is on; -1 when libseccomp refused (the child then decodes nothing).
 int sandbox_enter(int answer);
 
+/// The value of the environment's `name` in a build for tests (`NOTTI_DECODE_TEST_HOOKS`, debug builds), the
+/// tests' hooks; NULL in a release build, whatever the environment says.
+const char *sandbox_test_hook(const char *name);
+
 /// In a build for tests only (`NOTTI_DECODE_TEST_HOOKS`, debug builds): the call named by the environment's
 /// NOTTI_MEDIA_DECODE_TRY (`open`, `openat`, `socket`, `connect`, `execve`, `ptrace`, `fork`; `CALL:png` for one
 /// picture format's files, `CALL:video/mp4` for one stream type's), attempted after the filter is on, as a

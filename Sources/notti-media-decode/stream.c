@@ -14,7 +14,6 @@
 #include "sandbox.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char *first_line(int code, char *buffer, size_t size) {
@@ -54,13 +53,7 @@ static void read_stream(void *work, void *answer) {
 
 /// Whether the worker's own readers read streams first: always, but in a build for tests (`NOTTI_DECODE_TEST_HOOKS`)
 /// that NOTTI_MEDIA_DECODE_FFMPEG_ONLY asks for FFmpeg alone, so that a test compares their facts with FFmpeg's.
-static int readers_first(void) {
-#ifdef NOTTI_DECODE_TEST_HOOKS
-    return getenv("NOTTI_MEDIA_DECODE_FFMPEG_ONLY") == NULL;
-#else
-    return 1;
-#endif
-}
+static int readers_first(void) { return sandbox_test_hook("NOTTI_MEDIA_DECODE_FFMPEG_ONLY") == NULL; }
 
 static void read_lean(void *work, void *answer) {
     const StreamBytes *file = work;
