@@ -1,8 +1,9 @@
 // libFuzzer target for the decode worker's format readers (formats.h): the
-// bytes a hostile server sends, read by libjpeg-turbo, libpng, giflib and
-// libwebp exactly as the sandboxed child reads them (format_read), each input
-// by all four (a reader refuses another format's signature at once, so one
-// input mutated from a PNG seed can still find the JPEG reader's edges).
+// bytes a hostile server sends, read by libjpeg-turbo, libpng, giflib, libwebp
+// and libheif (HEIC and AVIF, opened on first use as the worker opens it) exactly
+// as the sandboxed child reads them (format_read), each input by all five (a
+// reader refuses another format's signature at once, so one input mutated from
+// a PNG seed can still find the JPEG reader's edges).
 // Built by scripts/fuzz with AddressSanitizer; the allocator returns NULL past
 // the worker's --memory-mib, as RLIMIT_AS makes malloc do in the worker.
 #include "formats.h"
@@ -17,7 +18,7 @@ static const double most_pixels = 4000000.0;
 static const int decode_side = 256;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static const char *const formats[] = {"jpeg", "png", "gif", "webp"};
+    static const char *const formats[] = {"jpeg", "png", "gif", "webp", "heif"};
     for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
         PictureFacts facts;
         char words[512];
