@@ -619,8 +619,8 @@ import Testing
             whileRunning: { pid in
                 // Kill the worker while it reads the first file: once it holds a descriptor of a file in --out
                 // (the download's working file, passed to it), decoding the 81-megapixel picture.
-                let give = Date().addingTimeInterval(30)
-                while killed == nil && Date() < give {
+                let findBy = Date().addingTimeInterval(60)
+                while killed == nil && Date() < findBy {
                     if let worker = Self.workers(of: pid).first(where: { Self.holdsAFile(in: out.path, worker: $0) }) {
                         kill(worker, SIGKILL)
                         killed = worker
@@ -629,8 +629,10 @@ import Testing
                         usleep(2_000)
                     }
                 }
-                // Every worker of the run, until the tool has exited.
-                while Date() < give, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                // Every worker of the run, until the tool has exited: a deadline of its own, so a slow search
+                // above (a loaded machine) does not leave the successor unwatched.
+                let watchUntil = Date().addingTimeInterval(120)
+                while Date() < watchUntil, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                       !stat.contains(") Z ") {
                     seen.formUnion(Self.workers(of: pid))
                     usleep(2_000)
