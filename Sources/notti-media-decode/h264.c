@@ -3,7 +3,6 @@
 #include "openh264.h"
 
 #include <stdlib.h>
-
 #include <string.h>
 
 /// A NAL unit's first `most` bytes without emulation prevention (00 00 03 → 00 00): what the headers read.
@@ -97,8 +96,8 @@ int h264_parameters(const unsigned char *avcc, size_t length, int *length_size, 
         size_t size = be16(avcc + at);
         at += 2;
         if (size == 0 || at + size > length) return 0;
-        if (i == 0 && !sps_size(avcc + at, size, &parameters->width, &parameters->height)) return 0;
         if (i == 0) {
+            if (!sps_size(avcc + at, size, &parameters->width, &parameters->height)) return 0;
             parameters->sps = avcc + at;
             parameters->sps_length = size;
         }
@@ -127,15 +126,27 @@ int h264_parameters(const unsigned char *avcc, size_t length, int *length_size, 
     return 1;
 }
 
+/// The NAL unit after the `length_size`-byte length at `*at` in a sample: 1 with `*nal`, `*size` and `*at` past it,
+/// 0 at the sample's end or where a length runs past it.
+static int next_nal(const unsigned char *sample, size_t length, int length_size, size_t *at, const unsigned char **nal,
+                    size_t *size) {
+    if (length - *at < (size_t)length_size) return 0;
+    size_t value = 0;
+    for (int i = 0; i < length_size; i++) value = value << 8 | sample[*at + i];
+    *at += (size_t)length_size;
+    if (value > length - *at) return 0;
+    *nal = sample + *at;
+    *size = value;
+    *at += value;
+    return 1;
+}
+
 int h264_sample_starts_picture(const unsigned char *sample, size_t length, int length_size, const H264Parameters *parameters) {
     int started = 0;
     for (size_t at = 0; at < length;) {
-        if (length - at < (size_t)length_size) return 0;
-        size_t size = 0;
-        for (int i = 0; i < length_size; i++) size = size << 8 | sample[at + i];
-        at += (size_t)length_size;
-        if (size == 0 || size > length - at) return 0;
-        const unsigned char *nal = sample + at;
+        const unsigned char *nal;
+        size_t size;
+        if (!next_nal(sample, length, length_size, &at, &nal, &size) || size == 0) return 0;
         unsigned type = nal[0] & 0x1f;
         // The forbidden bit; and kinds a plain decoder does not take (0, 13 and up: extensions, SVC, MVC).
         if ((nal[0] & 0x80) || type == 0 || type > 12) return 0;
@@ -149,7 +160,6 @@ int h264_sample_starts_picture(const unsigned char *sample, size_t length, int l
             if (!(parameters->pps_ids[pps / 8] & (1u << (pps % 8)))) return 0;
             started = 1;
         }
-        at += size;
     }
     return started;
 }
@@ -167,14 +177,11 @@ int h264_first_picture_decodes(const unsigned char *sample, size_t length, int l
     memcpy(stream + used, parameters->sps, parameters->sps_length), used += parameters->sps_length;
     memcpy(stream + used, start, 4), used += 4;
     memcpy(stream + used, parameters->pps, parameters->pps_length), used += parameters->pps_length;
-    for (size_t at = 0; at + (size_t)length_size <= length;) {
-        size_t size = 0;
-        for (int i = 0; i < length_size; i++) size = size << 8 | sample[at + i];
-        at += (size_t)length_size;
-        if (size > length - at || used + 4 + size > most) break;
+    const unsigned char *nal;
+    size_t size;
+    for (size_t at = 0; next_nal(sample, length, length_size, &at, &nal, &size) && used + 4 + size <= most;) {
         memcpy(stream + used, start, 4), used += 4;
-        memcpy(stream + used, sample + at, size), used += size;
-        at += size;
+        memcpy(stream + used, nal, size), used += size;
     }
     int decodes = openh264_decodes(stream, used);
     free(stream);

@@ -48,10 +48,7 @@ final class WorkerProcess: @unchecked Sendable {
     func prepare() {
         guard lock.tryLock() else { return }
         defer { lock.unlock() }
-        if running == nil && !started {
-            running = start()
-            lastUsed = MonotonicInstant.now
-        }
+        if running == nil && !started { running = start() }
     }
 
     /// Stops the worker when no request has used it for `idle` (never one that is in use): its memory goes back to
@@ -161,6 +158,7 @@ final class WorkerProcess: @unchecked Sendable {
     /// standard descriptors on /dev/null, no signal blocked (the tool blocks four in every thread).
     private func start() -> (pid: pid_t, socket: Int32)? {
         started = true
+        lastUsed = MonotonicInstant.now
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { return nil }
         var actions = posix_spawn_file_actions_t()
