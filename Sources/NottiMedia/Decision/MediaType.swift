@@ -39,10 +39,11 @@ package enum MediaType: String, Sendable, CaseIterable {
         }
     }
 
-    /// The type the SDK reads from a Content-Type header: parameters dropped,
-    /// case folded, with the aliases servers commonly send.
-    package init?(declaredContentType contentType: String) {
-        switch Self.essence(ofContentType: contentType) {
+    /// The type the SDK reads from a Content-Type header (`declaredMime`: parameters
+    /// already dropped and case folded by the download), with the aliases servers
+    /// commonly send.
+    package init?(declaredMime: String) {
+        switch declaredMime {
         case "image/jpeg", "image/jpg", "image/pjpeg": self = .jpg
         case "image/png": self = .png
         case "image/gif": self = .gif
@@ -64,19 +65,4 @@ package enum MediaType: String, Sendable, CaseIterable {
         }
     }
 
-    /// `Image/PNG; charset=x` → `image/png`.
-    package static func essence(ofContentType contentType: String) -> String {
-        let bare = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return bare.trimmingWhitespace().lowercased()
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    package func trimmingWhitespace() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return String(slice)
-    }
 }

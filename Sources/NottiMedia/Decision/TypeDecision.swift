@@ -28,7 +28,7 @@ package struct TypeDecision: Sendable, Equatable {
 
     /// The device-side guess: Content-Type first, then the URL path's extension, then jpg.
     package static func sdkType(declaredMime: String?, urlExtension: String?) -> (MediaType, SDKTypeSource) {
-        if let declaredMime, let type = MediaType(declaredContentType: declaredMime) {
+        if let declaredMime, let type = MediaType(declaredMime: declaredMime) {
             return (type, .contentType(declaredMime))
         }
         if let urlExtension, let type = MediaType(urlExtension: urlExtension) {

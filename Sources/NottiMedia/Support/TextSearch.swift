@@ -22,4 +22,12 @@ extension StringProtocol {
         }
         return nil
     }
+
+    /// The text without leading and trailing spaces and tabs.
+    package func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
+        return String(slice)
+    }
 }

@@ -29,6 +29,8 @@ package final class MediaDownloader {
     private let workingFiles: WorkingFiles
     /// Reads each downloaded file as the phone's decoders do (SPEC 17).
     private let decoder: DecodeWorker
+    /// The decode worker was asked to start beside this instance's first download.
+    private var preparedDecoder = false
     /// With `--cache`, this instance's fresh downloads, until `rememberUnplacedDownloads`.
     private var fetched: [(download: MediaDownload, memo: DownloadMemo)] = []
 
@@ -110,8 +112,13 @@ package final class MediaDownloader {
         case .failure(let error):
             return .failed(facts, .writeError, "cannot create a working file in \(outputDirectory): \(error.message); \(DiagnosticCode.writeError.fix)")
         }
-        // The decode worker starts while the bytes arrive (nothing is decoded unless they are media).
-        if policy.decodes { decoder.prepare() }
+        // The decode worker starts while this instance's first bytes arrive (nothing is decoded unless they
+        // are media): once, not a step of every download (a worker, once started, is started again by the
+        // decode that needs it).
+        if policy.decodes && !preparedDecoder {
+            decoder.prepare()
+            preparedDecoder = true
+        }
         guard let fetcher = madeFetcher ?? makeFetcher() else {
             working.release()
             return .failed(facts, .networkError, "libcurl could not set up a transfer handle")

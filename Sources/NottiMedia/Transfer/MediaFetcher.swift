@@ -111,7 +111,7 @@ final class MediaFetcher {
             let code = easy.perform(while: sink.shouldContinue)
             let status = easy.responseCode
             download.transfer.httpStatus = status > 0 ? status : nil
-            download.transfer.declaredMime = easy.contentType.map(MediaType.essence(ofContentType:))
+            download.transfer.declaredMime = easy.contentType.map(TransferFacts.essence(ofContentType:))
             download.transfer.announcedBytes = easy.announcedLength
             record(&download)
             // A handshake libcurl then refused (the host name, the chain) is a `tls_error`, not a connection to judge.

@@ -39,6 +39,12 @@ package struct TransferFacts: Sendable, Equatable {
     }
 
     /// The moment a body went over `cap` bytes, in milliseconds from the download's start.
+    /// A Content-Type header's media type, as `declaredMime` keeps it: `Image/PNG; charset=x` → `image/png`.
+    package static func essence(ofContentType contentType: String) -> String {
+        let bare = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return bare.trimmingWhitespace().lowercased()
+    }
+
     package struct CapCrossing: Sendable, Equatable {
         package var cap: Int
         package var atMilliseconds: Int

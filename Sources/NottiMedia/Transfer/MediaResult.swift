@@ -33,29 +33,6 @@ package indirect enum MediaResult: Sendable {
     }
 }
 
-/// What became of one media entry of one payload under its SDK's rules.
-package enum EntryVerdict: Sendable {
-    /// Attached, with the warnings its type decision raised.
-    case attached(Attachment, facts: MediaFacts, warnings: [Diagnostic])
-    /// Not attached: why (facts are nil when the value was never a URL string).
-    case failed(facts: MediaFacts?, DiagnosticCode, String)
-    /// A file in the app bundle (OneSignal): nothing to fetch, nothing to judge here.
-    case bundleResource(facts: MediaFacts, String)
-
-    package var facts: MediaFacts? {
-        switch self {
-        case .attached(_, let facts, _): facts
-        case .failed(let facts, _, _): facts
-        case .bundleResource(let facts, _): facts
-        }
-    }
-
-    package var attachment: Attachment? {
-        if case .attached(let attachment, _, _) = self { return attachment }
-        return nil
-    }
-}
-
 /// The download result of each URL a payload's plan fetches. A payload names
 /// one URL or a few: a short list searched by text (mostly the plan's own
 /// strings, equal at a glance), where a dictionary hashed every URL twice a payload.
