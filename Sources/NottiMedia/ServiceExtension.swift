@@ -64,7 +64,8 @@ public final class ServiceExtension {
     package func handleDeliveries(
         _ payload: Payload, source: String, platforms: PlatformSelection, strict: Bool = false, cancellation: Cancellation? = nil
     ) throws(PayloadError) -> (isRequest: Bool, reports: [Report])? {
-        let deliveries = try Deliveries(payload, source: source, selection: selection, options: options, platforms: platforms)
+        let deliveries = Deliveries(
+            payload, request: try SendRequest.parse(payload), source: source, selection: selection, options: options, platforms: platforms)
         let apnsPolicy = selection.fetchPolicy(options)
         return reports(
             deliveries.list.map { ($0.plan, $0.source) }, fetchPolicy: { deliveries.fetchPolicy(for: $0, apnsPolicy: apnsPolicy) },

@@ -242,18 +242,20 @@ public final class CheckPipeline: @unchecked Sendable {
                 return record(item.sequence, [invalid(error)], line: item.input.lineNumber, index: item.input.index)
             }
         }
-        let inputDeliveries: Deliveries
+        // Which send request it is, read with the payload (Payload/), before its plans are made (Profiles/).
+        let request: SendRequest?
         do {
-            inputDeliveries = try Deliveries(
-                payload, source: source, selection: configuration.selection, options: configuration.options,
-                platforms: configuration.platforms, policies: policies
-            ) { checkedURLs.check($0, key: $1, allowHTTP: $2) }
+            request = try SendRequest.parse(payload)
         } catch {
             // The platform refuses the whole request: each record says so.
             let reports = Report.refusedRequest(
                 source: source, sdk: invalidSDK, error: error, strict: configuration.strict, platforms: configuration.platforms)
             return record(item.sequence, reports, line: item.input.lineNumber, index: item.input.index)
         }
+        let inputDeliveries = Deliveries(
+            payload, request: request, source: source, selection: configuration.selection, options: configuration.options,
+            platforms: configuration.platforms, policies: policies
+        ) { checkedURLs.check($0, key: $1, allowHTTP: $2) }
         let deliveries = inputDeliveries.list
         guard !deliveries.isEmpty else {
             // No delivery for --platform: not checked.
@@ -445,23 +447,4 @@ struct FetchJob: Sendable {
     let url: MediaURL
     let policy: MediaPolicy
     let isRequest: Bool
-}
-
-/// `MediaURL.check` remembered per URL text, for one thread: a campaign names
-/// the same few URLs millions of times.
-struct URLCheckMemo {
-    /// By URL text (only the text is hashed); the key and http rule it was
-    /// checked under are compared on a hit, since a verdict's message names the key.
-    /// A few per text: a send request names one URL under two keys (iOS's, Android's),
-    /// and one entry a text made them overwrite each other on every request.
-    private var known: [String: [(key: String, allowHTTP: Bool, verdict: MediaURL.Verdict)]] = [:]
-
-    mutating func check(_ value: JSONValue?, key: String, allowHTTP: Bool) -> MediaURL.Verdict {
-        guard case .string(let text)? = value else { return MediaURL.check(value, key: key, allowHTTP: allowHTTP) }
-        if let memo = known[text]?.first(where: { $0.key == key && $0.allowHTTP == allowHTTP }) { return memo.verdict }
-        let verdict = MediaURL.check(value, key: key, allowHTTP: allowHTTP)
-        if known.count >= 1_024 { known.removeAll(keepingCapacity: true) }
-        known[text, default: []].append((key, allowHTTP, verdict))
-        return verdict
-    }
 }

@@ -184,3 +184,22 @@ struct URLParseFailure: Error {
     let message: String
     init(_ message: String) { self.message = message }
 }
+
+/// `MediaURL.check` remembered per URL text, for one thread: a campaign names
+/// the same few URLs millions of times.
+struct URLCheckMemo {
+    /// By URL text (only the text is hashed); the key and http rule it was
+    /// checked under are compared on a hit, since a verdict's message names the key.
+    /// A few per text: a send request names one URL under two keys (iOS's, Android's),
+    /// and one entry a text made them overwrite each other on every request.
+    private var known: [String: [(key: String, allowHTTP: Bool, verdict: MediaURL.Verdict)]] = [:]
+
+    mutating func check(_ value: JSONValue?, key: String, allowHTTP: Bool) -> MediaURL.Verdict {
+        guard case .string(let text)? = value else { return MediaURL.check(value, key: key, allowHTTP: allowHTTP) }
+        if let memo = known[text]?.first(where: { $0.key == key && $0.allowHTTP == allowHTTP }) { return memo.verdict }
+        let verdict = MediaURL.check(value, key: key, allowHTTP: allowHTTP)
+        if known.count >= 1_024 { known.removeAll(keepingCapacity: true) }
+        known[text, default: []].append((key, allowHTTP, verdict))
+        return verdict
+    }
+}

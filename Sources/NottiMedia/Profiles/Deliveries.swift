@@ -12,16 +12,17 @@ package struct Deliveries: Sendable {
     package let fetches: [MediaURL]
 
     /// - Parameters:
+    ///   - request: the send request `payload` is (`SendRequest.parse`, read with the payload), or nil
+    ///     for an APNs payload.
     ///   - policies: every SDK's policy under `options`, when the caller made them once for many inputs.
     ///   - checkURL: section 2's URL check; `check` passes a memoized one.
-    /// - Throws: `PayloadError` for a send request its platform refuses (naming the path inside it).
     package init(
-        _ payload: Payload, source: String, selection: SDKSelection, options: FetchOptions, platforms: PlatformSelection,
-        policies: PolicyTable? = nil,
+        _ payload: Payload, request: SendRequest?, source: String, selection: SDKSelection, options: FetchOptions,
+        platforms: PlatformSelection, policies: PolicyTable? = nil,
         checkURL: (JSONValue?, String, Bool) -> MediaURL.Verdict = { MediaURL.check($0, key: $1, allowHTTP: $2) }
-    ) throws(PayloadError) {
+    ) {
         var list: [Delivery] = []
-        if let request = try SendRequest.parse(payload) {
+        if let request {
             isRequest = true
             // A platform's request is judged under its own platform's rules; an FCM request under `--sdk`'s (SPEC 20).
             let judgedUnder = request.dialect.sdk.map { SDKSelection.fixed($0) } ?? selection.forSendRequest

@@ -259,8 +259,9 @@ final class GateServer: Sendable {
             if text.hasPrefix("https://") || text.hasPrefix("http://") {
                 found = [text]
             } else if let payload = try? Payload(json: item.bytes),
-                      let deliveries = try? Deliveries(payload, source: item.source, selection: .auto, options: FetchOptions(), platforms: .all) {
-                found = deliveries.fetches.map(\.string)
+                      case .success(let request) = Result(catching: { () throws(PayloadError) -> SendRequest? in try SendRequest.parse(payload) }) {
+                found = Deliveries(payload, request: request, source: item.source, selection: .auto, options: FetchOptions(), platforms: .all)
+                    .fetches.map(\.string)
             } else if case .string(let url)? = try? JSONParser.parse(item.bytes) {
                 found = [url]
             }
