@@ -38,6 +38,10 @@ static void count_warning(const gchar *domain, GLogLevelFlags level, const gchar
     if (level & G_LOG_LEVEL_WARNING) warnings++;
 }
 
+static void drop_message(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain, (void)level, (void)message, (void)data;
+}
+
 // The soname as a literal: scripts/package finds the package that holds it in the worker's strings.
 #define SONAME "libvips.so.42"
 _Static_assert(VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE == 42, "the headers are of another libvips: change SONAME");
@@ -80,6 +84,9 @@ int libvips_loaded(const char **why) {
     vp.vips_cache_set_max(0);
     vp.vips_cache_set_max_mem(0);
     vp.g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, count_warning, NULL);
+    // Every other library's messages (GLib's, a loader's) dropped: GLib's own printer looks at standard error
+    // (a terminal? the journal?) with calls a sandboxed child may not make.
+    vp.g_log_set_default_handler(drop_message, NULL);
     state = 1;
     return 1;
 }

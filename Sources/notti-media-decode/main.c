@@ -171,7 +171,7 @@ int main(int argc, char **argv) {
             } else if (rendering) {
                 render_picture(path, mime, drawn_rows, names, fds + 1, renditions, &reply);
             } else if (picture) {
-                decode_picture(fds[0], path, mime, &reply);
+                decode_picture(fds[0], mime, &reply);
             } else {
                 decode_stream(fds[0], mime, &reply);
             }

@@ -3,12 +3,23 @@
 // every byte, so a cut is still seen), under libvips's `fail_on` levels: a
 // file that fails on truncation ends early; one that reads to its end but fails
 // on errors is data that is not what it claims.
+//
+// The verdict's libvips decode (BMP, TIFF, HEIF without libheif of its own, a
+// file its format's library refused) runs in a sandboxed child (sandbox.h), as
+// the format libraries' do: it reads the mapped file through libvips's buffer
+// loaders, and pulls the pixels on its own thread (a region at a time), never
+// through libvips's thread pool, whose idle threads, started in the worker by
+// an earlier render or fix, a forked child does not have: a pool's task there
+// waited for ever. What the child may not open, the worker opens first: the
+// format's libvips module, and ImageMagick's configuration and BMP coder.
 #include "picture.h"
 #include "formats.h"
 #include "reply.h"
+#include "sandbox.h"
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /// More pixels than this are judged from the header alone.
@@ -43,16 +54,58 @@ static const char *format_name(Loader loader) {
     }
 }
 
+/// A 2x2 BMP: ImageMagick reads its configuration (policy.xml, magic.xml) and opens its BMP coder on the
+/// first file it reads, paths a sandboxed child may not open; its header is read once in the worker.
+static const unsigned char tiny_bmp[] = {
+    'B', 'M', 70, 0, 0, 0, 0, 0, 0, 0, 54, 0, 0, 0, 40, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 1, 0, 24, 0, 0, 0, 0, 0,
+    16, 0, 0, 0, 0x13, 0x0b, 0, 0, 0x13, 0x0b, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 255, 0, 0, 255, 0, 0, 0, 0, 255, 0, 0, 255, 0, 0};
+
+int loader_ready(Loader loader) {
+    static int heif = 0, magick = 0;
+    if (loader == HEIF && !heif) heif = load_module("vips-heif") ? 1 : -1;
+    if (loader == BMP && !magick) {
+        magick = load_module("vips-magick") ? 1 : -1;
+        VipsImage *warm = NULL;
+        if (magick > 0 && vips_magickload_buffer((void *)tiny_bmp, sizeof tiny_bmp, &warm, NULL) == 0) g_object_unref(warm);
+        vips_error_clear();
+    }
+    if ((loader == HEIF && heif < 0) || (loader == BMP && magick < 0)) {
+        vips_error("notti-media-decode", "libvips's module for this format is not installed");
+        return 0;
+    }
+    return 1;
+}
+
+VipsImage *load_bytes(const unsigned char *bytes, size_t length, Loader loader, int shrink, VipsFailOn fail_on) {
+    VipsImage *image = NULL;
+    void *buffer = (void *)bytes;
+    int failed = -1;
+    if (!loader_ready(loader)) return NULL;
+    switch (loader) {
+    case JPEG:
+        failed = vips_jpegload_buffer(buffer, length, &image, "access", VIPS_ACCESS_SEQUENTIAL, "shrink", shrink, "fail_on",
+                                      fail_on, "autorotate", FALSE, NULL);
+        break;
+    case PNG: failed = vips_pngload_buffer(buffer, length, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
+    case GIF: failed = vips_gifload_buffer(buffer, length, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
+    case WEBP:
+        failed = vips_webpload_buffer(buffer, length, &image, "access", VIPS_ACCESS_SEQUENTIAL, "scale", 1.0 / shrink, "fail_on",
+                                      fail_on, NULL);
+        break;
+    // The image reads from the bytes lazily: they stay mapped for the child's life.
+    case BMP: failed = vips_magickload_buffer(buffer, length, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
+    case TIFF: failed = vips_tiffload_buffer(buffer, length, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
+    case HEIF: failed = vips_heifload_buffer(buffer, length, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
+    case NONE: break;
+    }
+    return failed ? NULL : image;
+}
+
 VipsImage *load(const char *path, Loader loader, int shrink, VipsFailOn fail_on) {
     VipsImage *image = NULL;
     int failed = -1;
-    static int heif = 0, magick = 0;
-    if (loader == HEIF && !heif) heif = load_module("vips-heif") ? 1 : -1;
-    if (loader == BMP && !magick) magick = load_module("vips-magick") ? 1 : -1;
-    if ((loader == HEIF && heif < 0) || (loader == BMP && magick < 0)) {
-        vips_error("notti-media-decode", "libvips's module for this format is not installed");
-        return NULL;
-    }
+    if (!loader_ready(loader)) return NULL;
     switch (loader) {
     case JPEG:
         failed = vips_jpegload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "shrink", shrink, "fail_on", fail_on,
@@ -87,10 +140,28 @@ VipsImage *load(const char *path, Loader loader, int shrink, VipsFailOn fail_on)
     return failed ? NULL : image;
 }
 
-/// Decodes every pixel of `image` (its average, which reads every row once).
+/// Reads `image` top to bottom, a strip at a time, on this thread; `row(pixels, y, bytes)` sees each row.
+/// Returns 0 when every row was read.
+static int read_rows(VipsImage *image, void (*row)(void *context, const unsigned char *pixels, int y, size_t bytes), void *context) {
+    VipsRegion *region = vips_region_new(image);
+    if (!region) return -1;
+    int width = vips_image_get_width(image), height = vips_image_get_height(image), failed = 0;
+    size_t bytes = (size_t)width * (size_t)vips_image_get_bands(image) * (size_t)vips_format_sizeof(vips_image_get_format(image));
+    for (int top = 0; top < height && !failed; top += 16) {
+        VipsRect strip = {0, top, width, height - top < 16 ? height - top : 16};
+        failed = vips_region_prepare(region, &strip);
+        for (int y = top; !failed && row && y < top + strip.height; y++) {
+            row(context, (const unsigned char *)VIPS_REGION_ADDR_TOPLEFT(region) + (size_t)(y - region->valid.top) * VIPS_REGION_LSKIP(region),
+                y, bytes);
+        }
+    }
+    g_object_unref(region);
+    return failed;
+}
+
+/// Decodes every pixel of `image`.
 static int decodes(VipsImage *image) {
-    double average;
-    return image && vips_avg(image, &average, NULL) == 0;
+    return image && read_rows(image, NULL, NULL) == 0;
 }
 
 const char *first_error(char *buffer, size_t size) {
@@ -113,35 +184,51 @@ static int corrupt(const char *warning) {
     return 0;
 }
 
+/// The rows of a picture, kept whole in memory (a cut file's, shrunk to a column per 64).
+typedef struct Rows {
+    unsigned char *pixels;
+    size_t row;
+    int stored;
+} Rows;
+
+static void keep_row(void *context, const unsigned char *pixels, int y, size_t bytes) {
+    Rows *rows = context;
+    if (rows->pixels && bytes == rows->row) memcpy(rows->pixels + rows->row * (size_t)y, pixels, bytes);
+}
+
 /// How many of the picture's rows (of `height`) a cut file draws: the rows above
 /// the uniform fill a decoder puts below the cut (grey for JPEG, black for PNG).
-static long drawn_rows(const char *path, Loader loader, int shrink, int height) {
-    VipsImage *image = load(path, loader, shrink, VIPS_FAIL_ON_NONE);
+static long drawn_rows(const unsigned char *bytes, size_t length, Loader loader, int shrink, int height) {
+    VipsImage *image = load_bytes(bytes, length, loader, shrink, VIPS_FAIL_ON_NONE);
     if (!image) return 0;
     VipsImage *small = NULL;
     int columns = vips_image_get_width(image) > 64 ? vips_image_get_width(image) / 64 : 1;
-    long rows = 0;
+    long drawn = 0;
     if (vips_shrinkh(image, &small, columns, NULL) == 0) {
-        size_t size = 0;
-        unsigned char *pixels = vips_image_write_to_memory(small, &size);
         int width = vips_image_get_width(small), bands = vips_image_get_bands(small);
-        int stored = vips_image_get_height(small);
-        size_t row = (size_t)width * (size_t)bands * (size_t)vips_format_sizeof(vips_image_get_format(small));
-        if (pixels && stored > 0 && row > 0 && size >= row * (size_t)stored) {
-            const unsigned char *last = pixels + row * (size_t)(stored - 1);
-            int uniform = 1;
-            for (size_t at = (size_t)bands; at < row && uniform; at++) uniform = last[at] == last[at % (size_t)bands];
-            int cut = stored;
-            if (uniform) {
-                while (cut > 0 && memcmp(pixels + row * (size_t)(cut - 1), last, row) == 0) cut--;
-            }
-            rows = (long)((double)cut / stored * height + 0.5);
+        Rows rows = {NULL, (size_t)width * (size_t)bands * (size_t)vips_format_sizeof(vips_image_get_format(small)),
+                     vips_image_get_height(small)};
+        if (rows.stored > 0 && rows.row > 0) rows.pixels = calloc((size_t)rows.stored, rows.row);
+        // A cut file's rows end in the decoder's fill, not in an error; a read that fails draws nothing.
+        if (read_rows(small, keep_row, &rows) != 0) {
+            free(rows.pixels);
+            rows.pixels = NULL;
         }
-        g_free(pixels);
+        if (rows.pixels) {
+            const unsigned char *last = rows.pixels + rows.row * (size_t)(rows.stored - 1);
+            int uniform = 1;
+            for (size_t at = (size_t)bands; at < rows.row && uniform; at++) uniform = last[at] == last[at % (size_t)bands];
+            int cut = rows.stored;
+            if (uniform) {
+                while (cut > 0 && memcmp(rows.pixels + rows.row * (size_t)(cut - 1), last, rows.row) == 0) cut--;
+            }
+            drawn = (long)((double)cut / rows.stored * height + 0.5);
+            free(rows.pixels);
+        }
         g_object_unref(small);
     }
     g_object_unref(image);
-    return rows;
+    return drawn;
 }
 
 /// The CRC-32 of PNG chunks (ISO 3309, as zlib's), over `length` bytes, continuing `crc`.
@@ -160,41 +247,28 @@ static uint32_t png_crc(uint32_t crc, const unsigned char *bytes, size_t length)
 }
 
 /// Whether a critical chunk (IHDR, PLTE, IDAT, IEND: a type whose first letter is upper case) of the PNG
-/// at `path` has a CRC that does not match its bytes, and which: libpng, what Android's Skia decodes PNG
+/// in `bytes` has a CRC that does not match its bytes, and which: libpng, what Android's Skia decodes PNG
 /// with, stops there, while libvips's loader reads on. Ancillary chunks' CRCs only warn in libpng.
-static int png_critical_crc_error(const char *path, char *detail, size_t size) {
-    FILE *file = fopen(path, "rb");
-    if (!file) return 0;
-    unsigned char head[8], buffer[65536];
-    int found = 0;
-    if (fread(head, 1, 8, file) == 8) {
-        for (;;) {
-            if (fread(head, 1, 8, file) != 8) break;
-            uint32_t length = (uint32_t)head[0] << 24 | (uint32_t)head[1] << 16 | (uint32_t)head[2] << 8 | head[3];
-            if (length > 0x7FFFFFFFU) break;
-            uint32_t crc = png_crc(0, head + 4, 4);
-            for (uint32_t left = length; left > 0;) {
-                size_t step = left < sizeof buffer ? left : sizeof buffer;
-                if (fread(buffer, 1, step, file) != step) { left = 0; crc = ~0U; break; }
-                crc = png_crc(crc, buffer, step);
-                left -= (uint32_t)step;
-            }
-            unsigned char stored[4];
-            // A file cut inside a chunk is judged by the decode (truncated), not here.
-            if (fread(stored, 1, 4, file) != 4) break;
-            uint32_t expected = (uint32_t)stored[0] << 24 | (uint32_t)stored[1] << 16 | (uint32_t)stored[2] << 8 | stored[3];
-            int critical = head[4] >= 'A' && head[4] <= 'Z';
-            if (critical && crc != expected) {
-                snprintf(detail, size, "its %.4s chunk's CRC does not match its bytes, and libpng (what Android decodes PNG with) "
-                         "stops there", (const char *)head + 4);
-                found = 1;
-                break;
-            }
-            if (!memcmp(head + 4, "IEND", 4)) break;
+static int png_critical_crc_error(const unsigned char *bytes, size_t length, char *detail, size_t size) {
+    size_t at = 8;
+    while (length >= 12 && at <= length - 12) {
+        const unsigned char *head = bytes + at;
+        uint32_t chunk = (uint32_t)head[0] << 24 | (uint32_t)head[1] << 16 | (uint32_t)head[2] << 8 | head[3];
+        // A file cut inside a chunk is judged by the decode (truncated), not here.
+        if (chunk > 0x7FFFFFFFU || chunk > length - at - 12) break;
+        uint32_t crc = png_crc(0, head + 4, 4 + (size_t)chunk);
+        const unsigned char *stored = head + 8 + chunk;
+        uint32_t expected = (uint32_t)stored[0] << 24 | (uint32_t)stored[1] << 16 | (uint32_t)stored[2] << 8 | stored[3];
+        int critical = head[4] >= 'A' && head[4] <= 'Z';
+        if (critical && crc != expected) {
+            snprintf(detail, size, "its %.4s chunk's CRC does not match its bytes, and libpng (what Android decodes PNG with) "
+                     "stops there", (const char *)head + 4);
+            return 1;
         }
+        if (!memcmp(head + 4, "IEND", 4)) break;
+        at += 12 + (size_t)chunk;
     }
-    fclose(file);
-    return found;
+    return 0;
 }
 
 int picture_needs_libvips(const char *mime) {
@@ -226,9 +300,28 @@ static const char *words_of(char *error, const char *words) {
     return error[0] ? error : words;
 }
 
-void decode_picture(int descriptor, const char *path, const char *mime, Reply *reply) {
+/// What the judging child reads: the mapped file, its loader, and the format library's words (for a
+/// detail libvips leaves empty).
+typedef struct Judgement {
+    const unsigned char *bytes;
+    size_t length;
+    Loader loader;
+    const char *words;
+} Judgement;
+
+/// libvips's verdict on the file (the child's step of `decode_picture`): the answer's members after the
+/// worker's own.
+static void judge(const unsigned char *bytes, size_t length, Loader loader, const char *words, Reply *reply);
+
+static void judge_in_child(void *context, void *answer) {
+    const Judgement *job = context;
+    // ORC, libvips's vector code, compiles to memory it maps executable: the filter refuses that.
+    vips_vector_set_enabled(FALSE);
+    judge(job->bytes, job->length, job->loader, job->words, answer);
+}
+
+void decode_picture(int descriptor, const char *mime, Reply *reply) {
     Loader loader = loader_for(mime);
-    char error[512];
     char words[512] = "";
     if (loader == NONE) {
         reply_string(reply, "status", "not_decoded");
@@ -249,12 +342,33 @@ void decode_picture(int descriptor, const char *path, const char *mime, Reply *r
         reply_string(reply, "detail", why);
         return;
     }
-    VipsImage *header = load(path, loader, 1, VIPS_FAIL_ON_NONE);
+    // Opened here, before the child's filter: the format's module (and ImageMagick's files).
+    loader_ready(loader);
+    Judgement job = {NULL, 0, loader, words};
+    if (!(job.bytes = sandbox_map(descriptor, &job.length))) {
+        reply_string(reply, "status", "not_decoded");
+        reply_string(reply, "detail", "the worker cannot map the file");
+        return;
+    }
+    // The child answers in a copy of the reply begun here, and hands it back whole.
+    Reply answer = *reply;
+    if (sandbox_run(format_name(loader), judge_in_child, &job, &answer, sizeof answer)) {
+        *reply = answer;
+    } else {
+        reply_string(reply, "status", "not_decoded");
+        reply_string(reply, "detail", "the picture decoder ended without an answer");
+    }
+    sandbox_unmap(job.bytes, job.length);
+}
+
+static void judge(const unsigned char *bytes, size_t length, Loader loader, const char *words, Reply *reply) {
+    char error[512];
+    VipsImage *header = load_bytes(bytes, length, loader, 1, VIPS_FAIL_ON_NONE);
     if (!header) {
         reply_string(reply, "status", "undecodable");
         reply_string(reply, "kind", "picture");
         reply_string(reply, "format", format_name(loader));
-        if (loader != PNG || !png_critical_crc_error(path, error, sizeof error)) first_error(error, sizeof error);
+        if (loader != PNG || !png_critical_crc_error(bytes, length, error, sizeof error)) first_error(error, sizeof error);
         reply_string(reply, "detail", words_of(error, words));
         return;
     }
@@ -288,19 +402,19 @@ void decode_picture(int descriptor, const char *path, const char *mime, Reply *r
     if (loader == JPEG || loader == WEBP) {
         while (shrink < 8 && longest / (shrink * 2) >= decode_side) shrink *= 2;
     }
-    if (loader == PNG && png_critical_crc_error(path, error, sizeof error)) {
+    if (loader == PNG && png_critical_crc_error(bytes, length, error, sizeof error)) {
         reply_string(reply, "status", "undecodable");
         reply_string(reply, "detail", error);
         return;
     }
     vips_error_clear();
     warnings = 0;
-    VipsImage *image = load(path, loader, shrink, VIPS_FAIL_ON_TRUNCATED);
+    VipsImage *image = load_bytes(bytes, length, loader, shrink, VIPS_FAIL_ON_TRUNCATED);
     int whole = decodes(image);
     if (image) g_object_unref(image);
     if (!whole) {
         first_error(error, sizeof error);
-        long rows = drawn_rows(path, loader, shrink, height);
+        long rows = drawn_rows(bytes, length, loader, shrink, height);
         if (rows <= 0) {
             reply_string(reply, "status", "undecodable");
             reply_string(reply, "detail", words_of(error, words));
@@ -317,7 +431,7 @@ void decode_picture(int descriptor, const char *path, const char *mime, Reply *r
     int clean = 1;
     if (warnings > 0) {
         vips_error_clear();
-        image = load(path, loader, shrink, VIPS_FAIL_ON_WARNING);
+        image = load_bytes(bytes, length, loader, shrink, VIPS_FAIL_ON_WARNING);
         clean = decodes(image);
         if (image) g_object_unref(image);
     }

@@ -15,6 +15,13 @@ Loader loader_for(const char *mime);
 /// 4 or 8 for JPEG and WebP, failing at `fail_on`. Access is sequential: read once.
 VipsImage *load(const char *path, Loader loader, int shrink, VipsFailOn fail_on);
 
+/// As `load`, from `length` bytes in memory (the verdict's decode, in a sandboxed child that opens nothing).
+VipsImage *load_bytes(const unsigned char *bytes, size_t length, Loader loader, int shrink, VipsFailOn fail_on);
+
+/// Opens what `loader` needs beyond libvips (HEIF's and ImageMagick's modules, ImageMagick's configuration):
+/// in the worker, before a child's filter. 1 when it is ready.
+int loader_ready(Loader loader);
+
 /// Whether a decode of `mime` needs libvips from the start (formats without a library of their own
 /// here: HEIF, AVIF, TIFF, BMP); JPEG, PNG, GIF and WebP load it only for a file their libraries refuse.
 int picture_needs_libvips(const char *mime);

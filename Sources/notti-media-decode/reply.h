@@ -25,7 +25,7 @@ void reply_failed(Reply *reply, const char *detail);
 
 // What the two decoders answer: the facts of SPEC 17's `media.decoded`, plus
 // "status" ("decoded", "undecodable", "not_decoded") and "detail" (why, in words).
-void decode_picture(int descriptor, const char *path, const char *mime, Reply *reply);
+void decode_picture(int descriptor, const char *mime, Reply *reply);
 void decode_stream(int descriptor, const char *mime, Reply *reply);
 
 /// The sandboxed child's step of `decode_stream`, in the calling process and without a filter: the facts of the

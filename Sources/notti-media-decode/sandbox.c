@@ -18,6 +18,12 @@
 //   kill, tgkill, getpid, gettid                  abort() raising SIGABRT on itself (its own pid only)
 //   clock_gettime, gettimeofday                   timers some decoders read (usually without a call)
 //   getrandom                                     glibc's malloc and hash seeds
+//   umask                                         libvips sets it before a temporary file it never gets
+//                                                 to make here (no open); it changes nothing else
+//   sysinfo, times                                libtiff and ImageMagick read the memory size and the
+//                                                 process's times
+//   newfstatat, answered ENOENT                   ImageMagick asks whether its "BMP:" names a file: no
+//                                                 path exists to a child (nor does it learn which do)
 // Everything else kills the child: SCMP_ACT_KILL_PROCESS, so no thread of it goes on.
 #define _GNU_SOURCE
 #include "sandbox.h"
@@ -67,7 +73,11 @@ int sandbox_enter(int answer) {
     ALLOW(clock_gettime);
     ALLOW(gettimeofday);
     ALLOW(getrandom);
+    ALLOW(umask);
+    ALLOW(sysinfo);
+    ALLOW(times);
 #undef ALLOW
+    failed |= seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOENT), SCMP_SYS(newfstatat), 0);
     // Memory, never executable: a decoder's overflow cannot map code of its own.
     failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
     failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));

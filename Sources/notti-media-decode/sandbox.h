@@ -1,5 +1,5 @@
 // The decoders' sandbox (SPEC 17): a file's bytes are decoded (by the format
-// libraries, or FFmpeg's for a stream) in a child of the worker, forked for the
+// libraries, libvips's loaders for what they leave, or FFmpeg's for a stream) in a child of the worker, forked for the
 // file, which installs a seccomp filter (libseccomp) before it reads a byte: it
 // may allocate memory, start threads, read the mapped file, write its answer to
 // its pipe and end; any other system call (open or openat of a path, socket,

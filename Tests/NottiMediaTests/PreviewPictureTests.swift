@@ -65,6 +65,29 @@ import Testing
         #expect(try size(file("\(photo)-ios-expanded.jpg")) == "320x240")
     }
 
+    /// The verdict's libvips decodes (BMP through ImageMagick, TIFF, a cut PNG) run in a forked, sandboxed child of
+    /// the picture worker; a render before them, in the same worker (`--jobs 1`: one), leaves libvips's thread pool
+    /// with idle threads the child does not have. The child reads its pixels on its own thread: each file is
+    /// decoded, none waits for the record's deadline.
+    @Test func filesLibvipsJudgesAfterARenderInTheSameWorkerAreDecoded() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let names = ["photo.jpg", "photo.bmp", "photo.tiff", "truncated.png"]
+        let result = try CLI.run(
+            ["check", "-", "--format", "json", "--jobs", "1", "--timeout", "5", "--cacert", Paths.testCA,
+             "--html", folder.appendingPathComponent("report.html").path, "--out", folder.appendingPathComponent("out").path],
+            stdin: names.map(notti).joined(separator: "\n") + "\n")
+        let records = OutFolder.records(ofJSONLines: result.stdout)
+        #expect(records.count == names.count, "\(result.stderr)")
+        for (name, record) in zip(names, records) {
+            let decoded = DecodeTests.Records.decoded(record)
+            #expect(DecodeTests.Records.message(record, "undecodable_media").isEmpty, "\(name)")
+            #expect(decoded["format"] as? String != nil, "\(name): \(decoded)")
+            #expect(decoded["complete"] as? Bool == (name != "truncated.png"), "\(name): \(decoded)")
+        }
+        #expect(DecodeTests.Records.message(records.last ?? [:], "truncated_media").contains("row 164 of 240"), "the cut PNG's rows")
+    }
+
     @Test func aCutFileIsGreyBelowWhereItEnds() throws {
         // truncated.png draws 164 of its 240 rows.
         let (_, media, names, folder) = try page([notti("truncated.png")])

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Drives the decode worker under valgrind's leak checker, as the tool drives it (a
 SOCK_SEQPACKET socket on descriptor 3, each request's files passed as descriptors),
-through every kind of request several times: decodes of each picture and stream format,
+through every kind of request several times: decodes of each picture and stream format (libvips's
+loaders for BMP, TIFF and damaged files among them),
 the preview's renditions of an opaque and a transparent picture, `fix` of a picture, a video
 and a sound, and a video's still for Android. Exits 1 on any definitely lost byte (valgrind's log is printed).
 
@@ -75,7 +76,11 @@ def main():
                 ("image/png", transparent), ("image/gif", os.path.join(DECODE, "animated.gif")),
                 ("image/webp", os.path.join(MEDIA, "badge.webp")), ("image/heic", os.path.join(DECODE, "photo.heic")),
                 ("image/avif", os.path.join(DECODE, "photo.avif")), ("image/jpeg", os.path.join(DECODE, "truncated.jpg")),
-                ("image/jpeg", os.path.join(DECODE, "rotated-6.jpg"))]
+                ("image/jpeg", os.path.join(DECODE, "rotated-6.jpg")),
+                # libvips's loaders, in the judging child: BMP (ImageMagick), TIFF, a cut and a damaged PNG, a corrupt JPEG.
+                ("image/bmp", os.path.join(DECODE, "photo.bmp")), ("image/tiff", os.path.join(DECODE, "photo.tiff")),
+                ("image/png", os.path.join(DECODE, "truncated.png")), ("image/png", os.path.join(DECODE, "crc-error.png")),
+                ("image/jpeg", os.path.join(DECODE, "corrupt.jpg"))]
     picture_requests = []
     for _ in range(3):
         picture_requests += [(mime, path, 0) for mime, path in pictures]
