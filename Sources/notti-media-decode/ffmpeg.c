@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #define FFMPEG_NO_RENAMES
 #include "ffmpeg.h"
+#include "sandbox.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -43,11 +44,11 @@ static const char allowed_decoders[] =
     "pcm_s16le,pcm_s16be,pcm_s24le,pcm_s24be,pcm_s32le,pcm_s32be,pcm_f32le,pcm_f32be,pcm_u8,pcm_s8,pcm_alaw,pcm_mulaw,"
     "adpcm_ima_qt,adpcm_ima_wav,gsm";
 
-int ffmpeg_open_input(AVFormatContext **context, const char *path) {
+static int open_input(AVFormatContext **context) {
     AVDictionary *options = NULL;
     ff.av_dict_set(&options, "format_whitelist", allowed_formats, 0);
     ff.av_dict_set(&options, "codec_whitelist", allowed_decoders, 0);
-    int code = ff.avformat_open_input(context, path, NULL, &options);
+    int code = ff.avformat_open_input(context, NULL, NULL, &options);
     ff.av_dict_free(&options);
     return code;
 }
@@ -69,15 +70,19 @@ static int memory_read(void *opaque, uint8_t *buffer, int size) {
     return (int)count;
 }
 
-/// As lseek on the file: any position from 0 on, past the end too (a read there is the end).
+/// As lseek: a position from 0 on, past the end too.
+static int64_t seek_in(size_t *at, size_t length, int64_t offset, int whence) {
+    if (whence & AVSEEK_SIZE) return (int64_t)length;
+    whence &= ~AVSEEK_FORCE;
+    int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (int64_t)*at : whence == SEEK_END ? (int64_t)length : -1;
+    if (base < 0 || offset > INT64_MAX - base || base + offset < 0) return AVERROR(EINVAL);
+    *at = (size_t)(base + offset);
+    return base + offset;
+}
+
 static int64_t memory_seek(void *opaque, int64_t offset, int whence) {
     MemoryInput *input = opaque;
-    if (whence & AVSEEK_SIZE) return (int64_t)input->length;
-    whence &= ~AVSEEK_FORCE;
-    int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (int64_t)input->at : whence == SEEK_END ? (int64_t)input->length : -1;
-    if (base < 0 || offset > INT64_MAX - base || base + offset < 0) return AVERROR(EINVAL);
-    input->at = (size_t)(base + offset);
-    return base + offset;
+    return seek_in(&input->at, input->length, offset, whence);
 }
 
 int ffmpeg_open_memory(AVFormatContext **context, const unsigned char *bytes, size_t length) {
@@ -99,7 +104,7 @@ int ffmpeg_open_memory(AVFormatContext **context, const unsigned char *bytes, si
     }
     *input = (MemoryInput){bytes, length, 0};
     (*context)->pb = io;
-    int code = ffmpeg_open_input(context, NULL);
+    int code = open_input(context);
     if (code < 0) {
         // avformat_open_input freed the context on failure, never a caller's I/O.
         ff.av_freep(&io->buffer);
@@ -120,6 +125,125 @@ void ffmpeg_close_memory(AVFormatContext **context) {
     ff.av_freep(&input);
 }
 
+/// A file written in memory: its bytes, grown as written; `at` is the writer's position.
+typedef struct MemoryOutput {
+    unsigned char *bytes;
+    size_t length, capacity, at;
+} MemoryOutput;
+
+/// A reader of a MemoryOutput (the faststart pass's): it reads the file as it is at each call, as a
+/// second descriptor on one file would, since the writer may grow (and move) the bytes meanwhile.
+typedef struct MemoryReader {
+    MemoryOutput *file;
+    size_t at;
+} MemoryReader;
+
+static int output_write(void *opaque, uint8_t *buffer, int size) {
+    MemoryOutput *file = opaque;
+    if (size <= 0) return 0;
+    size_t end = file->at + (size_t)size;
+    if (end > file->capacity) {
+        size_t capacity = file->capacity ? file->capacity : 1 << 20;
+        while (capacity < end) capacity *= 2;
+        unsigned char *grown = ff.av_realloc(file->bytes, capacity);
+        if (!grown) return AVERROR(ENOMEM);
+        file->bytes = grown;
+        file->capacity = capacity;
+    }
+    // A write past the end leaves zeros between, as a file's hole reads.
+    if (file->at > file->length) memset(file->bytes + file->length, 0, file->at - file->length);
+    memcpy(file->bytes + file->at, buffer, (size_t)size);
+    file->at = end;
+    if (end > file->length) file->length = end;
+    return size;
+}
+
+static int64_t output_seek(void *opaque, int64_t offset, int whence) {
+    MemoryOutput *file = opaque;
+    return seek_in(&file->at, file->length, offset, whence);
+}
+
+static int reader_read(void *opaque, uint8_t *buffer, int size) {
+    MemoryReader *reader = opaque;
+    const MemoryOutput *file = reader->file;
+    if (reader->at >= file->length) return AVERROR_EOF;
+    size_t count = file->length - reader->at;
+    if (count > (size_t)size) count = (size_t)size;
+    memcpy(buffer, file->bytes + reader->at, count);
+    reader->at += count;
+    return (int)count;
+}
+
+static int64_t reader_seek(void *opaque, int64_t offset, int whence) {
+    MemoryReader *reader = opaque;
+    return seek_in(&reader->at, reader->file->length, offset, whence);
+}
+
+enum { io_buffer_size = 32768 };
+
+/// An I/O context over `opaque` with FFmpeg's own buffer; NULL (and nothing kept) when memory ran out.
+static AVIOContext *io_context(void *opaque, int writing, int (*read)(void *, uint8_t *, int),
+                               int (*write)(void *, uint8_t *, int), int64_t (*seek)(void *, int64_t, int)) {
+    unsigned char *buffer = ff.av_malloc(io_buffer_size);
+    AVIOContext *io = buffer ? ff.avio_alloc_context(buffer, io_buffer_size, writing, opaque, read, write, seek) : NULL;
+    if (!io) ff.av_freep(&buffer);
+    return io;
+}
+
+static void free_io(AVIOContext **io) {
+    if (!*io) return;
+    ff.av_freep(&(*io)->buffer);
+    ff.avio_context_free(io);
+}
+
+/// The muxer's second opening of its output: a reader of the bytes written so far (nothing else opens).
+static int open_again(AVFormatContext *out, AVIOContext **io, const char *url, int flags, AVDictionary **options) {
+    (void)url;
+    (void)options;
+    if ((flags & AVIO_FLAG_WRITE) || !out->pb) return AVERROR(EPERM);
+    MemoryReader *reader = ff.av_malloc(sizeof *reader);
+    if (!reader) return AVERROR(ENOMEM);
+    *reader = (MemoryReader){out->pb->opaque, 0};
+    if (!(*io = io_context(reader, 0, reader_read, NULL, reader_seek))) {
+        ff.av_freep(&reader);
+        return AVERROR(ENOMEM);
+    }
+    return 0;
+}
+
+static int close_again(AVFormatContext *out, AVIOContext *io) {
+    (void)out;
+    if (!io) return 0;
+    void *reader = io->opaque;
+    free_io(&io);
+    ff.av_freep(&reader);
+    return 0;
+}
+
+int ffmpeg_output_in_memory(AVFormatContext *out) {
+    MemoryOutput *file = ff.av_malloc(sizeof *file);
+    if (!file) return AVERROR(ENOMEM);
+    *file = (MemoryOutput){NULL, 0, 0, 0};
+    if (!(out->pb = io_context(file, 1, NULL, output_write, output_seek))) {
+        ff.av_freep(&file);
+        return AVERROR(ENOMEM);
+    }
+    out->io_open = open_again;
+    out->io_close2 = close_again;
+    return 0;
+}
+
+int ffmpeg_end_output(AVFormatContext *out, int fd) {
+    if (!out || !out->pb) return -1;
+    ff.avio_flush(out->pb);
+    MemoryOutput *file = out->pb->opaque;
+    int failed = out->pb->error < 0 || (fd >= 0 && sandbox_write_all(fd, file->bytes, file->length) != 0);
+    free_io(&out->pb);
+    ff.av_freep(&file->bytes);
+    ff.av_freep(&file);
+    return failed ? -1 : 0;
+}
+
 int ffmpeg_decoder_allowed(const AVCodec *codec) {
     if (!codec || !codec->name) return 0;
     size_t length = strlen(codec->name);
@@ -133,10 +257,10 @@ int ffmpeg_decoder_allowed(const AVCodec *codec) {
     return 0;
 }
 
-const char *ffmpeg_open_streams(AVFormatContext **context, const char *path) {
-    if (ffmpeg_open_input(context, path) < 0) return "FFmpeg cannot open it (or it is not a container phones play)";
+const char *ffmpeg_open_streams(AVFormatContext **context, const unsigned char *bytes, size_t length) {
+    if (ffmpeg_open_memory(context, bytes, length) < 0) return "FFmpeg cannot open it (or it is not a container phones play)";
     if (ff.avformat_find_stream_info(*context, NULL) < 0) {
-        ff.avformat_close_input(context);
+        ffmpeg_close_memory(context);
         return "FFmpeg cannot read its streams";
     }
     return NULL;

@@ -17,7 +17,7 @@
     X(avformat, avformat_index_get_entries_count) X(avformat, av_read_frame) X(avformat, av_seek_frame) \
     X(avformat, avformat_alloc_output_context2) X(avformat, avformat_new_stream) X(avformat, avformat_write_header) \
     X(avformat, av_interleaved_write_frame) X(avformat, av_write_trailer) X(avformat, avformat_free_context) \
-    X(avformat, avio_open) X(avformat, avio_closep) X(avformat, avio_alloc_context) X(avformat, avio_context_free) \
+    X(avformat, avio_alloc_context) X(avformat, avio_flush) X(avformat, avio_context_free) \
     X(avformat, avformat_alloc_context) \
     X(avcodec, avcodec_get_name) X(avcodec, avcodec_find_decoder) X(avcodec, avcodec_find_encoder_by_name) \
     X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_parameters_to_context) X(avcodec, avcodec_parameters_from_context) \
@@ -28,7 +28,7 @@
     X(avutil, av_dict_get) X(avutil, av_dict_set) X(avutil, av_dict_free) X(avutil, av_frame_alloc) X(avutil, av_frame_free) \
     X(avutil, av_frame_get_buffer) X(avutil, av_frame_make_writable) X(avutil, av_strerror) X(avutil, av_log_set_level) \
     X(avutil, av_channel_layout_default) X(avutil, av_channel_layout_copy) X(avutil, av_channel_layout_uninit) \
-    X(avutil, av_rescale_q) X(avutil, av_opt_set) X(avutil, av_malloc) X(avutil, av_freep) \
+    X(avutil, av_rescale_q) X(avutil, av_opt_set) X(avutil, av_malloc) X(avutil, av_realloc) X(avutil, av_freep) \
     X(swresample, swr_alloc_set_opts2) X(swresample, swr_init) X(swresample, swr_convert) X(swresample, swr_free) \
     X(swresample, swr_get_delay)
 
@@ -38,22 +38,26 @@ extern struct FFmpeg { FFMPEG_FUNCTIONS(FFMPEG_MEMBER) } ff;
 /// Opens FFmpeg's libraries, once; 1 when every function is there.
 int ffmpeg_loaded(void);
 
-/// `avformat_open_input` restricted to the containers phones play and the decoders of the codecs
-/// phones play (`format_whitelist`, `codec_whitelist`): hostile bytes reach no other demuxer or
-/// decoder of FFmpeg's hundreds. Returns FFmpeg's code.
-int ffmpeg_open_input(AVFormatContext **context, const char *path);
-
-/// `ffmpeg_open_input` of `length` bytes in memory (the sandboxed child's mapped file: it opens nothing),
-/// read and sought as a file is. Close with `ffmpeg_close_memory`.
+/// `avformat_open_input` of `length` bytes in memory (the sandboxed child's mapped file: it opens nothing),
+/// read and sought as a file is, restricted to the containers phones play and the decoders of the codecs
+/// phones play (`format_whitelist`, `codec_whitelist`): hostile bytes reach no other demuxer or decoder of
+/// FFmpeg's hundreds. Returns FFmpeg's code. Close with `ffmpeg_close_memory`.
 int ffmpeg_open_memory(AVFormatContext **context, const unsigned char *bytes, size_t length);
 void ffmpeg_close_memory(AVFormatContext **context);
 
-/// 1 when `codec` is one of the decoders `ffmpeg_open_input` allows.
+/// 1 when `codec` is one of the decoders `ffmpeg_open_memory` allows.
 int ffmpeg_decoder_allowed(const AVCodec *codec);
 
-/// `ffmpeg_open_input` and then its streams read (`avformat_find_stream_info`): NULL when both worked,
+/// `ffmpeg_open_memory` and then its streams read (`avformat_find_stream_info`): NULL when both worked,
 /// else why in words (`*context` is closed then). For `fix` and the poster, which answer in words.
-const char *ffmpeg_open_streams(AVFormatContext **context, const char *path);
+const char *ffmpeg_open_streams(AVFormatContext **context, const unsigned char *bytes, size_t length);
+
+/// Gives the muxer `out` an output in memory, sought and read back as a file is (the MP4 muxer's faststart
+/// pass opens its output again, through `io_open`, to move the index to the front): a sandboxed child has no
+/// file to open. FFmpeg's code. `ffmpeg_end_output` writes the bytes to `fd` (none when `fd` < 0) and frees
+/// the output: 0 when they were written whole.
+int ffmpeg_output_in_memory(AVFormatContext *out);
+int ffmpeg_end_output(AVFormatContext *out, int fd);
 
 /// The first stream of `type` that is not a cover picture (an MP3's or M4A's art is a "video"
 /// stream of one picture, not the media); -1 when none.
@@ -78,12 +82,12 @@ int ffmpeg_first_frame(AVFormatContext *context, int index, AVFrame *frame);
 #define av_interleaved_write_frame ff.av_interleaved_write_frame
 #define av_write_trailer ff.av_write_trailer
 #define avformat_free_context ff.avformat_free_context
-#define avio_open ff.avio_open
-#define avio_closep ff.avio_closep
 #define avio_alloc_context ff.avio_alloc_context
+#define avio_flush ff.avio_flush
 #define avio_context_free ff.avio_context_free
 #define avformat_alloc_context ff.avformat_alloc_context
 #define av_malloc ff.av_malloc
+#define av_realloc ff.av_realloc
 #define av_freep ff.av_freep
 #define avcodec_get_name ff.avcodec_get_name
 #define avcodec_find_decoder ff.avcodec_find_decoder

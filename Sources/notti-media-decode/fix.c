@@ -6,9 +6,9 @@
 // Fixed encoder settings and no metadata: the same input gives the same bytes.
 #include "fix.h"
 #include "picture.h"
+#include "sandbox.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,20 +66,10 @@ static int transparent(VipsImage *image) {
     return least < 255;
 }
 
-static int write_all(int fd, const unsigned char *bytes, size_t length) {
-    while (length > 0) {
-        ssize_t written = write(fd, bytes, length);
-        if (written < 0 && errno == EINTR) continue;
-        if (written <= 0) return -1;
-        bytes += written;
-        length -= (size_t)written;
-    }
-    return 0;
-}
-
 /// The picture at no more than `max_side`, 8-bit sRGB, upright, in memory; *png set when it keeps transparency.
-static VipsImage *prepare(const char *path, Loader loader, int max_side, int *png, int *orientation, int *width, int *height) {
-    VipsImage *header = load(path, loader, 1, VIPS_FAIL_ON_NONE);
+static VipsImage *prepare(const unsigned char *source, size_t source_length, Loader loader, int max_side, int *png, int *orientation,
+                          int *width, int *height) {
+    VipsImage *header = load_bytes(source, source_length, loader, 1, VIPS_FAIL_ON_NONE);
     if (!header) return NULL;
     *width = vips_image_get_width(header);
     *height = vips_image_get_height(header);
@@ -94,7 +84,7 @@ static VipsImage *prepare(const char *path, Loader loader, int max_side, int *pn
     if (loader == JPEG || loader == WEBP) {
         while (shrink < 8 && longest / (shrink * 2) >= max_side * 9 / 10) shrink *= 2;
     }
-    VipsImage *image = load(path, loader, shrink, VIPS_FAIL_ON_TRUNCATED);
+    VipsImage *image = load_bytes(source, source_length, loader, shrink, VIPS_FAIL_ON_TRUNCATED);
     if (!image) return NULL;
     VipsImage *steps[5] = {NULL};
     int failed = vips_thumbnail_image(image, &steps[0], max_side, "height", max_side, "size", VIPS_SIZE_DOWN, "no_rotate", TRUE,
@@ -140,22 +130,24 @@ static const int least_animated_side = 96;
 /// An animated GIF as a smaller animated GIF within `cap` bytes (the strictest record's cap), its side
 /// going down as the bytes say (bytes grow with the area); 1 when one was written, 0 when none fits at
 /// `least_animated_side` or more (the caller writes the first frame), -1 on a write error.
-static int fix_animation(const char *path, int pages, int longest, int max_side, long long cap, int fd, Reply *reply) {
-    char source[4200];
-    // libvips's thumbnail keeps every frame of a loader given n=-1; the file was sniffed as a GIF.
-    snprintf(source, sizeof source, "%s[n=-1]", path);
+static int fix_animation(const unsigned char *source, size_t source_length, int pages, int longest, int max_side, long long cap,
+                         int fd, Reply *reply) {
     int side = longest < max_side ? longest : max_side;
     while (side >= least_animated_side) {
         VipsImage *small = NULL;
         void *bytes = NULL;
         size_t length = 0;
-        if (vips_thumbnail(source, &small, side, "height", side, "size", VIPS_SIZE_DOWN, NULL)) return 0;
+        // libvips's thumbnail keeps every frame of a loader given n=-1; the file was sniffed as a GIF.
+        if (vips_thumbnail_buffer((void *)source, source_length, &small, side, "height", side, "size", VIPS_SIZE_DOWN,
+                                  "option_string", "n=-1", NULL)) {
+            return 0;
+        }
         int width = vips_image_get_width(small), page_height = vips_image_get_page_height(small);
         int saved = vips_gifsave_buffer(small, &bytes, &length, "strip", TRUE, NULL);
         g_object_unref(small);
         if (saved) return 0;
         if ((long long)length <= cap) {
-            int failed = write_all(fd, bytes, length);
+            int failed = sandbox_write_all(fd, bytes, length);
             g_free(bytes);
             if (failed) return -1;
             reply_string(reply, "status", "fixed");
@@ -175,7 +167,7 @@ static int fix_animation(const char *path, int pages, int longest, int max_side,
     return 0;
 }
 
-void fix_picture(const char *path, const char *mime, int max_side, long long target_bytes, long long cap, int fd, Reply *reply) {
+void fix_picture(const unsigned char *source, size_t source_length, const char *mime, int max_side, long long target_bytes, long long cap, int fd, Reply *reply) {
     Loader loader = loader_for(mime);
     if (loader == NONE || max_side < 16 || target_bytes < 1) {
         reply_failed(reply, loader == NONE ? "not a picture format phones decode" : "no room for a picture");
@@ -183,14 +175,14 @@ void fix_picture(const char *path, const char *mime, int max_side, long long tar
     }
     int pages = 1;
     if (loader == GIF) {
-        VipsImage *header = load(path, loader, 1, VIPS_FAIL_ON_NONE);
+        VipsImage *header = load_bytes(source, source_length, loader, 1, VIPS_FAIL_ON_NONE);
         if (header) {
             pages = vips_image_get_n_pages(header);
             int source_width = vips_image_get_width(header), source_height = vips_image_get_height(header);
             g_object_unref(header);
             if (pages > 1) {
                 int longest = source_width > source_height ? source_width : source_height;
-                int written = fix_animation(path, pages, longest, max_side, cap, fd, reply);
+                int written = fix_animation(source, source_length, pages, longest, max_side, cap, fd, reply);
                 if (written < 0) {
                     reply_failed(reply, strerror(errno));
                     return;
@@ -205,7 +197,7 @@ void fix_picture(const char *path, const char *mime, int max_side, long long tar
         }
     }
     int png = 0, orientation = 1, width = 0, height = 0;
-    VipsImage *upright = prepare(path, loader, max_side, &png, &orientation, &width, &height);
+    VipsImage *upright = prepare(source, source_length, loader, max_side, &png, &orientation, &width, &height);
     if (!upright) {
         reply_failed(reply, "libvips could not decode it whole");
         return;
@@ -244,10 +236,8 @@ void fix_picture(const char *path, const char *mime, int max_side, long long tar
         reply_failed(reply, "no rendition fits in the bytes allowed");
         return;
     }
-    int failed = write_all(fd, bytes, length);
+    int failed = sandbox_write_all(fd, bytes, length);
     g_free(bytes);
-    // The decode's buffers go back to the system: the worker stays small between files.
-    malloc_trim(0);
     if (failed) {
         reply_failed(reply, strerror(errno));
         return;

@@ -16,15 +16,14 @@
     X(vips_cache_set_max_mem) X(vips_error) X(vips_error_buffer) X(vips_error_clear) X(vips_image_get_width) \
     X(vips_image_get_height) X(vips_image_get_bands) X(vips_image_get_format) X(vips_image_get_n_pages) \
     X(vips_image_get_page_height) X(vips_image_get_typeof) X(vips_image_get_int) X(vips_image_get_string) \
-    X(vips_image_set_int) X(vips_image_hasalpha) X(vips_image_copy_memory) \
-    X(vips_format_sizeof) X(vips_jpegload) X(vips_pngload) X(vips_gifload) X(vips_webpload) X(vips_tiffload) \
-    X(vips_heifload) X(vips_magickload_buffer) X(vips_jpegload_buffer) X(vips_pngload_buffer) X(vips_gifload_buffer) \
+    X(vips_image_set_int) X(vips_image_hasalpha) X(vips_image_copy_memory) X(vips_format_sizeof) \
+    X(vips_magickload_buffer) X(vips_jpegload_buffer) X(vips_pngload_buffer) X(vips_gifload_buffer) \
     X(vips_webpload_buffer) X(vips_tiffload_buffer) X(vips_heifload_buffer) X(vips_region_new) X(vips_region_prepare) \
-    X(vips_vector_set_enabled) X(vips_thumbnail) X(vips_thumbnail_image) X(vips_autorot) \
-    X(vips_resize) X(vips_shrinkh) X(vips_extract_band) X(vips_copy) X(vips_colourspace) X(vips_cast_uchar) \
-    X(vips_flatten) X(vips_draw_rect) X(vips_min) X(vips_array_double_new) X(vips_area_unref) X(vips_jpegsave_buffer) \
-    X(vips_jpegsave_target) X(vips_pngsave_buffer) X(vips_gifsave_buffer) X(vips_target_new_to_descriptor) \
-    X(g_object_ref) X(g_object_unref) X(g_free) X(g_log_set_handler) X(g_log_set_default_handler) X(g_file_get_contents) X(g_module_open)
+    X(vips_vector_set_enabled) X(vips_thumbnail_buffer) X(vips_thumbnail_image) X(vips_autorot) X(vips_resize) \
+    X(vips_shrinkh) X(vips_extract_band) X(vips_copy) X(vips_colourspace) X(vips_cast_uchar) X(vips_flatten) \
+    X(vips_draw_rect) X(vips_min) X(vips_array_double_new) X(vips_area_unref) X(vips_jpegsave_buffer) \
+    X(vips_pngsave_buffer) X(vips_gifsave_buffer) X(g_object_ref) X(g_object_unref) X(g_free) X(g_log_set_handler) \
+    X(g_log_set_default_handler) X(g_module_open)
 
 #define LIBVIPS_MEMBER(name) __typeof__(name) *name;
 extern struct LibVips { LIBVIPS_FUNCTIONS(LIBVIPS_MEMBER) } vp;
@@ -69,12 +68,6 @@ int load_module(const char *name);
 #define vips_image_hasalpha vp.vips_image_hasalpha
 #define vips_image_copy_memory vp.vips_image_copy_memory
 #define vips_format_sizeof vp.vips_format_sizeof
-#define vips_jpegload vp.vips_jpegload
-#define vips_pngload vp.vips_pngload
-#define vips_gifload vp.vips_gifload
-#define vips_webpload vp.vips_webpload
-#define vips_tiffload vp.vips_tiffload
-#define vips_heifload vp.vips_heifload
 #define vips_magickload_buffer vp.vips_magickload_buffer
 #define vips_jpegload_buffer vp.vips_jpegload_buffer
 #define vips_pngload_buffer vp.vips_pngload_buffer
@@ -85,7 +78,7 @@ int load_module(const char *name);
 #define vips_region_new vp.vips_region_new
 #define vips_region_prepare vp.vips_region_prepare
 #define vips_vector_set_enabled vp.vips_vector_set_enabled
-#define vips_thumbnail vp.vips_thumbnail
+#define vips_thumbnail_buffer vp.vips_thumbnail_buffer
 #define vips_thumbnail_image vp.vips_thumbnail_image
 #define vips_autorot vp.vips_autorot
 #define vips_resize vp.vips_resize
@@ -100,10 +93,8 @@ int load_module(const char *name);
 #define vips_array_double_new vp.vips_array_double_new
 #define vips_area_unref vp.vips_area_unref
 #define vips_jpegsave_buffer vp.vips_jpegsave_buffer
-#define vips_jpegsave_target vp.vips_jpegsave_target
 #define vips_pngsave_buffer vp.vips_pngsave_buffer
 #define vips_gifsave_buffer vp.vips_gifsave_buffer
-#define vips_target_new_to_descriptor vp.vips_target_new_to_descriptor
 // GLib defines g_object_ref as a macro that keeps the argument's type: the plain call here.
 #undef g_object_ref
 #define g_object_ref vp.g_object_ref
@@ -111,7 +102,6 @@ int load_module(const char *name);
 #define g_free vp.g_free
 #define g_log_set_handler vp.g_log_set_handler
 #define g_log_set_default_handler vp.g_log_set_default_handler
-#define g_file_get_contents vp.g_file_get_contents
 #define g_module_open vp.g_module_open
 #endif
 

@@ -21,7 +21,9 @@
 // the file's descriptor and the one to write the new picture to. A poster request
 // (`fix`'s still of a video, for Android) is the line "poster", with the video's
 // descriptor and the one to write its first frame to, as JPEG. The worker
-// opens no path of its own; it exits when the socket closes.
+// opens no path of its own; it exits when the socket closes. Renders, fixes and
+// posters are made in a sandboxed child too, from the file mapped, writing to the
+// descriptors that came with the request and to no other (sandbox_run_writing).
 #define _GNU_SOURCE
 #include "ffmpeg.h"
 #include "fix.h"
@@ -31,6 +33,7 @@
 #include "transcode.h"
 #include "render.h"
 #include "reply.h"
+#include "sandbox.h"
 #include "sanitizer.h"
 
 #include <errno.h>
@@ -90,6 +93,66 @@ static int parse_render(char *text, const char **mime, long *drawn_rows, char **
     int count = 0;
     for (char *name = strtok_r(list, " ", &saved); name && count < most; name = strtok_r(NULL, " ", &saved)) names[count++] = name;
     return count;
+}
+
+/// A render, fix or poster request: what its sandboxed child makes, from the file mapped.
+typedef struct Making {
+    enum { RENDER, FIX_PICTURE, FIX_STREAM, POSTER } kind;
+    const unsigned char *bytes;
+    size_t length;
+    const char *mime;
+    long drawn_rows;
+    char *const *names;
+    int renditions;
+    int max_side;
+    long long target_bytes, cap;
+} Making;
+
+/// The child's step: its outputs are its descriptors SANDBOX_FIRST_OUTPUT, … (sandbox.h).
+static void make_in_child(void *context, void *answer) {
+    const Making *making = context;
+    Reply *reply = answer;
+    // ORC, libvips's vector code, compiles to memory it maps executable: the filter refuses that.
+    if (libvips_ready()) vips_vector_set_enabled(FALSE);
+    int first = SANDBOX_FIRST_OUTPUT;
+    switch (making->kind) {
+    case RENDER: {
+        int fds[SANDBOX_MOST_OUTPUTS];
+        for (int i = 0; i < making->renditions; i++) fds[i] = first + i;
+        render_picture(making->bytes, making->length, making->mime, making->drawn_rows, making->names, fds, making->renditions, reply);
+        break;
+    }
+    case FIX_PICTURE:
+        fix_picture(making->bytes, making->length, making->mime, making->max_side, making->target_bytes, making->cap, first, reply);
+        break;
+    case FIX_STREAM: fix_stream(making->bytes, making->length, making->target_bytes, first, reply); break;
+    case POSTER: poster_frame(making->bytes, making->length, first, reply); break;
+    }
+}
+
+/// Runs `making` in a sandboxed child, its file mapped from `file` and its outputs `outputs`; the answer's
+/// members follow those of `reply`. What a child needs opened (libvips's module for the format, FFmpeg's
+/// libraries) is opened here first.
+static void make(Making *making, int file, const int *outputs, int count, Reply *reply) {
+    if (making->kind == FIX_STREAM || making->kind == POSTER) {
+        if (!ffmpeg_loaded()) return reply_failed(reply, "FFmpeg's libraries are not installed");
+    } else if (!loader_ready(loader_for(making->mime))) {
+        char detail[512];
+        first_error(detail, sizeof detail);
+        return reply_failed(reply, detail[0] ? detail : "libvips cannot read this format here");
+    }
+    if (!(making->bytes = sandbox_map(file, &making->length))) return reply_failed(reply, "the worker cannot map the file");
+    // The tests' planted call names the step ("render:image/png", "fix:video/mp4"): a decode's is the format's.
+    static const char *const steps[] = {"render", "fix", "fix", "poster"};
+    char name[300];
+    snprintf(name, sizeof name, "%s:%s", steps[making->kind], making->mime);
+    Reply answer = *reply;
+    if (sandbox_run_writing(name, make_in_child, making, &answer, sizeof answer, outputs, count)) {
+        *reply = answer;
+    } else {
+        reply_failed(reply, "the worker's child ended without an answer");
+    }
+    sandbox_unmap(making->bytes, making->length);
 }
 
 static void answer(const Reply *reply) {
@@ -159,18 +222,20 @@ int main(int argc, char **argv) {
         } else if (picture && !lean && !vips_ready) {
             reply_string(&reply, "status", rendering || fixing ? "failed" : "not_decoded");
             reply_string(&reply, "detail", why);
+        } else if (posting || fixing || rendering) {
+            Making making = {
+                .kind = posting ? POSTER : fixing && !picture ? FIX_STREAM : fixing ? FIX_PICTURE : RENDER,
+                .mime = fixing ? fix_mime : posting ? "video" : mime,
+                .drawn_rows = drawn_rows,
+                .names = names,
+                .renditions = renditions,
+                .max_side = (int)(max_side > 65536 ? 65536 : max_side),
+                .target_bytes = target_bytes,
+                .cap = cap,
+            };
+            make(&making, fds[0], fds + 1, renditions, &reply);
         } else {
-            char path[64];
-            snprintf(path, sizeof path, "/proc/self/fd/%d", fds[0]);
-            if (posting) {
-                poster_frame(path, fds[1], &reply);
-            } else if (fixing && !picture) {
-                fix_stream(path, target_bytes, fds[1], &reply);
-            } else if (fixing) {
-                fix_picture(path, fix_mime, (int)(max_side > 65536 ? 65536 : max_side), target_bytes, cap, fds[1], &reply);
-            } else if (rendering) {
-                render_picture(path, mime, drawn_rows, names, fds + 1, renditions, &reply);
-            } else if (picture) {
+            if (picture) {
                 decode_picture(fds[0], mime, &reply);
             } else {
                 decode_stream(fds[0], mime, &reply);

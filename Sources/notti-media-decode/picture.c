@@ -102,44 +102,6 @@ VipsImage *load_bytes(const unsigned char *bytes, size_t length, Loader loader, 
     return failed ? NULL : image;
 }
 
-VipsImage *load(const char *path, Loader loader, int shrink, VipsFailOn fail_on) {
-    VipsImage *image = NULL;
-    int failed = -1;
-    if (!loader_ready(loader)) return NULL;
-    switch (loader) {
-    case JPEG:
-        failed = vips_jpegload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "shrink", shrink, "fail_on", fail_on,
-                               "autorotate", FALSE, NULL);
-        break;
-    case PNG: failed = vips_pngload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
-    case GIF: failed = vips_gifload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
-    case WEBP:
-        failed = vips_webpload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "scale", 1.0 / shrink, "fail_on", fail_on, NULL);
-        break;
-    case BMP: {
-        // ImageMagick's security policy refuses to open a path under /proc (the file has no other): it reads the bytes.
-        gchar *bytes = NULL;
-        gsize length = 0;
-        if (g_file_get_contents(path, &bytes, &length, NULL)) {
-            VipsImage *loaded = NULL;
-            failed = vips_magickload_buffer(bytes, length, &loaded, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL);
-            // The image reads from the buffer lazily: decode it now, while the buffer is there.
-            if (!failed) {
-                image = vips_image_copy_memory(loaded);
-                g_object_unref(loaded);
-                failed = image == NULL;
-            }
-            g_free(bytes);
-        }
-        break;
-    }
-    case TIFF: failed = vips_tiffload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
-    case HEIF: failed = vips_heifload(path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL); break;
-    case NONE: break;
-    }
-    return failed ? NULL : image;
-}
-
 /// Reads `image` top to bottom, a strip at a time, on this thread; `row(pixels, y, bytes)` sees each row.
 /// Returns 0 when every row was read.
 static int read_rows(VipsImage *image, void (*row)(void *context, const unsigned char *pixels, int y, size_t bytes), void *context) {

@@ -10,12 +10,10 @@ typedef enum { NONE, JPEG, PNG, GIF, WEBP, BMP, TIFF, HEIF } Loader;
 /// The loader of a sniffed MIME type; NONE for types phones do not decode as pictures.
 Loader loader_for(const char *mime);
 
-/// Opens `path` with the loader of its sniffed type only (never libvips's guess: no
-/// SVG, PDF or other loader a phone does not have reads these bytes), `shrink` 1, 2,
-/// 4 or 8 for JPEG and WebP, failing at `fail_on`. Access is sequential: read once.
-VipsImage *load(const char *path, Loader loader, int shrink, VipsFailOn fail_on);
-
-/// As `load`, from `length` bytes in memory (the verdict's decode, in a sandboxed child that opens nothing).
+/// Opens the `length` bytes at `bytes` with the loader of their sniffed type only (never libvips's guess: no
+/// SVG, PDF or other loader a phone does not have reads them), `shrink` 1, 2, 4 or 8 for JPEG and WebP, failing
+/// at `fail_on`; in a sandboxed child, which opens nothing (`loader_ready` ran in the worker before it). Access
+/// is sequential: read once. The image reads the bytes lazily: they stay mapped while it is used.
 VipsImage *load_bytes(const unsigned char *bytes, size_t length, Loader loader, int shrink, VipsFailOn fail_on);
 
 /// Opens what `loader` needs beyond libvips (HEIF's and ImageMagick's modules, ImageMagick's configuration):

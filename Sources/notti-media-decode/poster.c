@@ -4,10 +4,9 @@
 // Written bit-exact: the same video gives the same bytes.
 #include "ffmpeg.h"
 #include "poster.h"
+#include "sandbox.h"
 
-#include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 static uint8_t clamp(int value) { return (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value); }
 
@@ -38,10 +37,10 @@ static AVFrame *full_range(const AVFrame *frame) {
     return still;
 }
 
-void poster_frame(const char *path, int fd, Reply *reply) {
+void poster_frame(const unsigned char *bytes, size_t length, int fd, Reply *reply) {
     if (!ffmpeg_loaded()) return reply_failed(reply, "FFmpeg's libraries are not installed");
     AVFormatContext *in = NULL;
-    const char *why = ffmpeg_open_streams(&in, path);
+    const char *why = ffmpeg_open_streams(&in, bytes, length);
     if (why) return reply_failed(reply, why);
     int video = ffmpeg_stream_of(in, AVMEDIA_TYPE_VIDEO);
     AVFrame *frame = av_frame_alloc();
@@ -70,13 +69,8 @@ void poster_frame(const char *path, int fd, Reply *reply) {
         if (avcodec_open2(encoder, mjpeg, NULL) < 0 || avcodec_send_frame(encoder, still) < 0 || avcodec_send_frame(encoder, NULL) < 0 ||
             avcodec_receive_packet(encoder, packet) < 0) {
             problem = "FFmpeg could not write the frame as JPEG";
-        } else {
-            for (int written = 0; !problem && written < packet->size;) {
-                ssize_t step = write(fd, packet->data + written, (size_t)(packet->size - written));
-                if (step < 0 && errno == EINTR) continue;
-                if (step <= 0) problem = "cannot write the still";
-                else written += (int)step;
-            }
+        } else if (sandbox_write_all(fd, packet->data, (size_t)packet->size) != 0) {
+            problem = "cannot write the still";
         }
     }
     if (!problem) {
@@ -91,5 +85,5 @@ void poster_frame(const char *path, int fd, Reply *reply) {
     avcodec_free_context(&encoder);
     av_frame_free(&still);
     av_frame_free(&frame);
-    avformat_close_input(&in);
+    ffmpeg_close_memory(&in);
 }

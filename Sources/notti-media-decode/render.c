@@ -5,6 +5,7 @@
 // BitmapFactory ignores.
 #include "picture.h"
 #include "render.h"
+#include "sandbox.h"
 
 #include <string.h>
 
@@ -41,8 +42,8 @@ static const Rendition *rendition_named(const char *name) {
 
 /// The picture at no more than `base_side`, 8-bit sRGB on white, in memory, with the
 /// stored rows at and below `drawn_rows` (of the stored `height`; -1: all drawn) grey.
-static VipsImage *decode_base(const char *path, Loader loader, long drawn_rows, int *orientation) {
-    VipsImage *header = load(path, loader, 1, VIPS_FAIL_ON_NONE);
+static VipsImage *decode_base(const unsigned char *bytes, size_t length, Loader loader, long drawn_rows, int *orientation) {
+    VipsImage *header = load_bytes(bytes, length, loader, 1, VIPS_FAIL_ON_NONE);
     if (!header) return NULL;
     int width = vips_image_get_width(header), height = vips_image_get_height(header);
     *orientation = 1;
@@ -57,7 +58,7 @@ static VipsImage *decode_base(const char *path, Loader loader, long drawn_rows, 
     if (loader == JPEG || loader == WEBP) {
         while (shrink < 8 && longest / (shrink * 2) >= base_side) shrink *= 2;
     }
-    VipsImage *image = load(path, loader, shrink, VIPS_FAIL_ON_NONE);
+    VipsImage *image = load_bytes(bytes, length, loader, shrink, VIPS_FAIL_ON_NONE);
     if (!image) return NULL;
     VipsImage *steps[4] = {NULL};
     double white[] = {255.0};
@@ -107,14 +108,18 @@ static int write_rendition(VipsImage *source, const Rendition *rendition, int fd
                              rendition->crop ? VIPS_SIZE_BOTH : VIPS_SIZE_DOWN, "no_rotate", TRUE, NULL)) {
         return -1;
     }
-    VipsTarget *target = vips_target_new_to_descriptor(fd);
-    int failed = !target || vips_jpegsave_target(drawn, target, "Q", 80, "strip", TRUE, "optimize_coding", TRUE, NULL);
-    if (target) g_object_unref(target);
+    // Encoded in memory and written by the child itself: a target on the descriptor would dup it, and the
+    // sandbox lets the child write to the descriptors the tool made and no other.
+    void *encoded = NULL;
+    size_t length = 0;
+    int failed = vips_jpegsave_buffer(drawn, &encoded, &length, "Q", 80, "strip", TRUE, "optimize_coding", TRUE, NULL) ||
+                 sandbox_write_all(fd, encoded, length) != 0;
+    g_free(encoded);
     g_object_unref(drawn);
     return failed ? -1 : 0;
 }
 
-void render_picture(const char *path, const char *mime, long drawn_rows, char *const *names, const int *fds, int count,
+void render_picture(const unsigned char *bytes, size_t length, const char *mime, long drawn_rows, char *const *names, const int *fds, int count,
                     Reply *reply) {
     Loader loader = loader_for(mime);
     for (int i = 0; i < count; i++) {
@@ -128,7 +133,7 @@ void render_picture(const char *path, const char *mime, long drawn_rows, char *c
         return;
     }
     int orientation = 1;
-    VipsImage *base = decode_base(path, loader, drawn_rows, &orientation);
+    VipsImage *base = decode_base(bytes, length, loader, drawn_rows, &orientation);
     VipsImage *turned = base ? upright(base, orientation) : NULL;
     int failed = !turned;
     for (int i = 0; i < count && !failed; i++) {

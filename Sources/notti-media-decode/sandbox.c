@@ -1,7 +1,8 @@
 // The seccomp allow-list of a decoding child (sandbox.h). Each call is on it for a reason:
 //   brk, mmap, munmap, mremap, madvise, mprotect  malloc's heap and arenas, and the decoders'
 //                                                 buffers (mmap and mprotect never with PROT_EXEC)
-//   write                                         the answer, to its pipe alone; a library's message to
+//   write                                         the answer, to its pipe, and a render's or a fix's
+//                                                 output, to the descriptors the tool made for it, alone; a library's message to
 //                                                 the standard descriptors (dav1d's "Unknown OBU type")
 //                                                 fails with EBADF, as they are closed
 //   read, lseek, close                            harmless without a way to open anything
@@ -47,7 +48,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-int sandbox_enter(int answer) {
+int sandbox_enter(int answer, int outputs) {
     scmp_filter_ctx filter = seccomp_init(SCMP_ACT_KILL_PROCESS);
     if (!filter) return -1;
     int failed = 0;
@@ -85,8 +86,10 @@ int sandbox_enter(int answer) {
     failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD));
     failed |= seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
     failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME));
-    // The answer's pipe, and nothing else, is written to.
-    failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)answer));
+    // The answer's pipe and the request's outputs, and nothing else, are written to.
+    for (int fd = answer; fd <= answer + outputs; fd++) {
+        failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)fd));
+    }
     failed |= seccomp_rule_add(filter, SCMP_ACT_ERRNO(EBADF), SCMP_SYS(write), 1, SCMP_A0(SCMP_CMP_LE, 2));
     // Signals to itself only.
     pid_t self = getpid();
@@ -111,6 +114,18 @@ const char *sandbox_test_hook(const char *name) {
 #endif
 }
 
+int sandbox_write_all(int fd, const void *bytes, size_t length) {
+    const char *at = bytes;
+    while (length > 0) {
+        ssize_t written = write(fd, at, length);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) return -1;
+        at += written;
+        length -= (size_t)written;
+    }
+    return 0;
+}
+
 const unsigned char *sandbox_map(int descriptor, size_t *length) {
     struct stat info;
     *length = 0;
@@ -127,6 +142,27 @@ void sandbox_unmap(const unsigned char *bytes, size_t length) {
 }
 
 int sandbox_run(const char *name, void (*work)(void *context, void *answer), void *context, void *answer, size_t size) {
+    return sandbox_run_writing(name, work, context, answer, size, NULL, 0);
+}
+
+/// In the child: its answer's pipe as descriptor 3 and the outputs as SANDBOX_FIRST_OUTPUT, …, every other
+/// descriptor closed. Each is first copied above any number it goes to, so none is closed by another's move.
+static int renumber(int answer, const int *outputs, int count) {
+    int moved[1 + SANDBOX_MOST_OUTPUTS];
+    for (int i = 0; i <= count; i++) {
+        if ((moved[i] = fcntl(i == 0 ? answer : outputs[i - 1], F_DUPFD, 64)) < 0) return -1;
+    }
+    for (int i = 0; i <= count; i++) {
+        if (dup2(moved[i], 3 + i) < 0) return -1;
+    }
+    close_range(0, 2, 0);
+    close_range(4 + (unsigned)count, ~0U, 0);
+    return 0;
+}
+
+int sandbox_run_writing(const char *name, void (*work)(void *context, void *answer), void *context, void *answer, size_t size,
+                        const int *outputs, int count) {
+    if (count < 0 || count > SANDBOX_MOST_OUTPUTS) return 0;
     int pipe_ends[2];
     if (pipe2(pipe_ends, O_CLOEXEC) != 0) return 0;
     pid_t parent = getpid();
@@ -135,23 +171,14 @@ int sandbox_run(const char *name, void (*work)(void *context, void *answer), voi
         // Gone with the worker (the tool kills a worker past a record's deadline); nothing of the tool's in reach.
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(1);
-        int out = pipe_ends[1];
-        if (out != 3 && dup2(out, 3) < 0) _exit(1);
-        close_range(0, 2, 0);
-        close_range(4, ~0U, 0);
-        out = 3;
+        if (renumber(pipe_ends[1], outputs, count) != 0) _exit(1);
+        int out = 3;
 #ifndef UNDER_SANITIZER
-        if (filter_wanted() && sandbox_enter(out) != 0) _exit(1);
+        if (filter_wanted() && sandbox_enter(out, count) != 0) _exit(1);
 #endif
         sandbox_try_forbidden_call(name);
         work(context, answer);
-        const char *at = answer;
-        for (size_t written = 0; written < size;) {
-            ssize_t part = write(out, at + written, size - written);
-            if (part <= 0) _exit(1);
-            written += (size_t)part;
-        }
-        _exit(0);
+        _exit(sandbox_write_all(out, answer, size) == 0 ? 0 : 1);
     }
     close(pipe_ends[1]);
     size_t got = 0;

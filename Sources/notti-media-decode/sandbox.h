@@ -2,7 +2,8 @@
 // libraries, libvips's loaders for what they leave, or FFmpeg's for a stream) in a child of the worker, forked for the
 // file, which installs a seccomp filter (libseccomp) before it reads a byte: it
 // may allocate memory, start threads, read the mapped file, write its answer to
-// its pipe and end; any other system call (open or openat of a path, socket,
+// its pipe (and a render's or a fix's output to the descriptors the tool made for
+// it) and end; any other system call (open or openat of a path, socket,
 // connect, execve, ptrace, fork or a clone that starts a process, a mapping made
 // executable …) kills it. The worker then ends by the same signal,
 // which the tool treats as any worker that stops: "the decoder stopped", one
@@ -20,15 +21,28 @@
 /// format or MIME type, for the tests' planted call (`sandbox_try_forbidden_call`).
 int sandbox_run(const char *name, void (*work)(void *context, void *answer), void *context, void *answer, size_t size);
 
+/// The most descriptors `sandbox_run_writing` hands a child, and the number the first has in it.
+enum { SANDBOX_MOST_OUTPUTS = 8, SANDBOX_FIRST_OUTPUT = 4 };
+
+/// `sandbox_run`, for work that writes files (the preview's renditions, `fix`'s picture, still or video): the
+/// `count` descriptors in `outputs`, which the tool made for this request, are the child's descriptors
+/// SANDBOX_FIRST_OUTPUT, SANDBOX_FIRST_OUTPUT + 1, …, and the filter lets it write to them and nothing else
+/// beside its answer.
+int sandbox_run_writing(const char *name, void (*work)(void *context, void *answer), void *context, void *answer, size_t size,
+                        const int *outputs, int count);
+
+/// Writes `length` bytes to `fd` whole (a child's output: one of the descriptors above). 0 when they were.
+int sandbox_write_all(int fd, const void *bytes, size_t length);
+
 /// The file in `descriptor` mapped for a child to read (what `sandbox_run`'s work reads is mapped before the
 /// fork: the child opens, stats and maps nothing). Sets `*length`; an empty file is "" and 0. NULL when it
 /// cannot be read. Unmap with `sandbox_unmap`.
 const unsigned char *sandbox_map(int descriptor, size_t *length);
 void sandbox_unmap(const unsigned char *bytes, size_t length);
 
-/// Installs the filter in the calling process (the forked child): `answer` is the one descriptor it may
-/// write to. Returns 0 when it is on; -1 when libseccomp refused (the child then decodes nothing).
-int sandbox_enter(int answer);
+/// Installs the filter in the calling process (the forked child): `answer` and the `outputs` descriptors after
+/// it are the ones it may write to. Returns 0 when it is on; -1 when libseccomp refused (the child then decodes nothing).
+int sandbox_enter(int answer, int outputs);
 
 /// The value of the environment's `name` in a build for tests (`NOTTI_DECODE_TEST_HOOKS`, debug builds), the
 /// tests' hooks; NULL in a release build, whatever the environment says.
@@ -36,7 +50,8 @@ const char *sandbox_test_hook(const char *name);
 
 /// In a build for tests only (`NOTTI_DECODE_TEST_HOOKS`, debug builds): the call named by the environment's
 /// NOTTI_MEDIA_DECODE_TRY (`open`, `openat`, `socket`, `connect`, `execve`, `ptrace`, `fork`; `CALL:png` for one
-/// picture format's files, `CALL:video/mp4` for one stream type's), attempted after the filter is on, as a
+/// picture format's files, `CALL:video/mp4` for one stream type's; `CALL:render:image/png`, `CALL:fix:video/mp4`,
+/// `CALL:poster:video` for a render, a fix or a poster), attempted after the filter is on, as a
 /// compromised decoder would. A release build ignores it.
 void sandbox_try_forbidden_call(const char *format);
 

@@ -10,14 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
-/// The output's URL: the descriptor the tool passed, by path (the MP4 muxer's faststart pass opens
-/// the file again by its URL to read it back, so it must be a seekable file, not a pipe).
-static void output_url(int fd, char url[64]) {
-    snprintf(url, 64, "/proc/self/fd/%d", fd);
-}
-
-static int open_output(AVFormatContext *out) {
-    return avio_open(&out->pb, out->url, AVIO_FLAG_WRITE);
+/// Ends the muxer's output (ffmpeg.h: it was written in memory): its bytes written to `fd` when `code` says
+/// the muxing worked; the code, or a write's failure.
+static int end_output(AVFormatContext *out, int fd, int code) {
+    if (!out || !out->pb) return code;
+    int written = ffmpeg_end_output(out, code >= 0 ? fd : -1);
+    return code < 0 ? code : written < 0 ? AVERROR(EIO) : code;
 }
 
 /// A stream of `out` carrying what `encoder` writes.
@@ -38,9 +36,7 @@ static void fail_with(Reply *reply, int code) {
 /// Copies the video and audio streams into an MP4 whose HEVC sample entry is `hvc1`.
 static void remux_as_hvc1(AVFormatContext *in, int fd, Reply *reply) {
     AVFormatContext *out = NULL;
-    char url[64];
-    output_url(fd, url);
-    if (avformat_alloc_output_context2(&out, NULL, "mp4", url) < 0 || !out) return reply_failed(reply, "no MP4 muxer");
+    if (avformat_alloc_output_context2(&out, NULL, "mp4", NULL) < 0 || !out) return reply_failed(reply, "no MP4 muxer");
     out->flags |= AVFMT_FLAG_BITEXACT;
     int map[64];
     int kept = 0;
@@ -60,7 +56,7 @@ static void remux_as_hvc1(AVFormatContext *in, int fd, Reply *reply) {
     }
     AVDictionary *options = NULL;
     av_dict_set(&options, "movflags", "+faststart", 0);
-    int code = open_output(out);
+    int code = ffmpeg_output_in_memory(out);
     if (code >= 0) code = avformat_write_header(out, &options);
     av_dict_free(&options);
     AVPacket *packet = av_packet_alloc();
@@ -78,7 +74,7 @@ static void remux_as_hvc1(AVFormatContext *in, int fd, Reply *reply) {
     }
     av_packet_free(&packet);
     if (code >= 0) code = av_write_trailer(out);
-    avio_closep(&out->pb);
+    code = end_output(out, fd, code);
     avformat_free_context(out);
     if (packets == 0) return reply_failed(reply, "no packet to copy");
     if (code < 0) return fail_with(reply, code);
@@ -205,17 +201,15 @@ static void encode_mp3(AVFormatContext *in, int index, long long target_bytes, i
                                    decoder->sample_fmt, decoder->sample_rate, 0, NULL);
         if (code >= 0) code = swr_init(resampler);
     }
-    char url[64];
-    output_url(fd, url);
-    if (code >= 0) code = avformat_alloc_output_context2(&out, NULL, "mp3", url);
+    if (code >= 0) code = avformat_alloc_output_context2(&out, NULL, "mp3", NULL);
     if (code >= 0 && out) {
         out->flags |= AVFMT_FLAG_BITEXACT;
         code = add_encoded_stream(out, encoder);
-        if (code >= 0) code = open_output(out);
+        if (code >= 0) code = ffmpeg_output_in_memory(out);
         if (code >= 0) code = avformat_write_header(out, NULL);
         if (code >= 0) code = encode_all(in, index, decoder, encoder, resampler, out);
         if (code >= 0) code = av_write_trailer(out);
-        avio_closep(&out->pb);
+        code = end_output(out, fd, code);
     }
     if (out) avformat_free_context(out);
     swr_free(&resampler);
@@ -270,9 +264,7 @@ static void encode_h264(AVFormatContext *in, int video, int audio, long long tar
     int code = problem ? -1 : 0;
     double seconds = in->duration > 0 ? (double)in->duration / AV_TIME_BASE : 0;
     AVRational time_base = in->streams[video]->time_base;
-    char url[64];
-    output_url(fd, url);
-    if (code >= 0) code = avformat_alloc_output_context2(&out, NULL, "mp4", url);
+    if (code >= 0) code = avformat_alloc_output_context2(&out, NULL, "mp4", NULL);
     if (code >= 0 && out) {
         out->flags |= AVFMT_FLAG_BITEXACT;
         video_encoder = avcodec_alloc_context3(x264);
@@ -313,7 +305,7 @@ static void encode_h264(AVFormatContext *in, int video, int audio, long long tar
     }
     AVDictionary *options = NULL;
     av_dict_set(&options, "movflags", "+faststart", 0);
-    if (code >= 0) code = open_output(out);
+    if (code >= 0) code = ffmpeg_output_in_memory(out);
     if (code >= 0) code = avformat_write_header(out, &options);
     av_dict_free(&options);
     AVPacket *packet = av_packet_alloc(), *encoded = av_packet_alloc();
@@ -374,7 +366,7 @@ static void encode_h264(AVFormatContext *in, int video, int audio, long long tar
     if (code >= 0 && avcodec_send_frame(video_encoder, NULL) >= 0) code = drain(video_encoder, out, 0, encoded);
     if (code >= 0 && audio_encoder && avcodec_send_frame(audio_encoder, NULL) >= 0) code = drain(audio_encoder, out, 1, encoded);
     if (code >= 0) code = av_write_trailer(out);
-    if (out && out->pb) avio_closep(&out->pb);
+    code = end_output(out, fd, code);
     if (out) avformat_free_context(out);
     av_frame_free(&frame);
     av_packet_free(&packet);
@@ -391,10 +383,10 @@ static void encode_h264(AVFormatContext *in, int video, int audio, long long tar
     reply_string(reply, "change", "re-encoded as H.264 (avc1) and AAC");
 }
 
-void fix_stream(const char *path, long long target_bytes, int fd, Reply *reply) {
+void fix_stream(const unsigned char *bytes, size_t length, long long target_bytes, int fd, Reply *reply) {
     if (!ffmpeg_loaded()) return reply_failed(reply, "FFmpeg's libraries are not installed");
     AVFormatContext *in = NULL;
-    const char *why = ffmpeg_open_streams(&in, path);
+    const char *why = ffmpeg_open_streams(&in, bytes, length);
     if (why) return reply_failed(reply, why);
     int video = ffmpeg_stream_of(in, AVMEDIA_TYPE_VIDEO), audio = ffmpeg_stream_of(in, AVMEDIA_TYPE_AUDIO);
     if (video >= 0) {
@@ -409,5 +401,5 @@ void fix_stream(const char *path, long long target_bytes, int fd, Reply *reply) 
     } else {
         reply_failed(reply, "no video or audio stream");
     }
-    avformat_close_input(&in);
+    ffmpeg_close_memory(&in);
 }

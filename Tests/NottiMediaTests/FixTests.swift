@@ -288,6 +288,29 @@ import Testing
         #expect(Paths.contents(of: tmp) == ["keep.txt"], "the scratch folder and its attachments went, the user's file stayed: \(FileManager.default.subpaths(atPath: tmp.path) ?? [])")
     }
 
+    /// `fix` draws and encodes in a sandboxed child too (SPEC 17): a call the filter forbids, planted in one kind of
+    /// fix alone (the test build's hook: the JPEG's, the HEVC video's re-mux), kills that fix. Its entry is listed
+    /// not fixed, saying the decoder stopped; DIR holds the other entry's rendition and the manifest, no partial file.
+    @Test(.enabled(if: CLI.sanitizer == nil, "a sanitizer's runtime makes calls the filter refuses: its builds decode unfiltered"),
+          arguments: ["openat", "socket", "execve"], [("fix:image/jpeg", 0), ("fix:video/mp4", 1)])
+    func aForbiddenCallInAFixCostsThatEntry(call: String, planted: (kind: String, entry: Int)) throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("two.jsonl")
+        try Data([Self.request(Self.origin.url("/media/rotated-6.jpg")), payload(url: Self.origin.url("/media/hev1.mp4"))]
+            .joined(separator: "\n").utf8).write(to: input)
+        let into = folder.appendingPathComponent("fixed")
+        let run = try fix(input.path, into: into, environment: ["NOTTI_MEDIA_DECODE_TRY": "\(call):\(planted.kind)"])
+        #expect(run.result.status == 1, "\(call): \(run.result.stdout)\(run.result.stderr)")
+        #expect(run.manifest.count == 2)
+        let killed = run.manifest.first { ($0["url"] as? String)?.hasSuffix(planted.entry == 0 ? "rotated-6.jpg" : "hev1.mp4") == true } ?? [:]
+        let message = (killed["notFixed"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(message.contains("the decoder stopped") && message.contains("(signal \(SIGSYS))"), "\(call): \(killed)")
+        let other = run.manifest.first { $0 as NSDictionary != killed as NSDictionary } ?? [:]
+        let file = try #require(other["file"] as? String, "\(call): the other entry is fixed: \(other)")
+        #expect(run.names == ["fixes.jsonl", file], "\(call): \(run.names)")
+    }
+
     @Test func whatOnlyTheOriginCanMendIsListedNotFixed() throws {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

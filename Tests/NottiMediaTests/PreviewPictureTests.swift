@@ -8,12 +8,12 @@ import Testing
     static let server = DecodeTests.server
 
     /// A `check --sdk auto --html` run over `lines`: the page's text and its media folder's names.
-    private func page(_ lines: [String]) throws -> (html: String, media: URL, names: Set<String>, folder: URL) {
+    private func page(_ lines: [String], environment: [String: String] = [:]) throws -> (html: String, media: URL, names: Set<String>, folder: URL) {
         let folder = Paths.temporaryFolder()
         let page = folder.appendingPathComponent("report.html")
         let result = try CLI.run(
             ["check", "-", "--sdk", "auto", "--cacert", Paths.testCA, "--html", page.path, "--out", folder.appendingPathComponent("out").path],
-            stdin: lines.joined(separator: "\n") + "\n")
+            stdin: lines.joined(separator: "\n") + "\n", environment: environment)
         #expect(result.status == 0 || result.status == 1, "\(result.stderr)")
         let media = folder.appendingPathComponent("report-media")
         return (try String(contentsOf: page, encoding: .utf8), media, Set(Paths.contents(of: media)), folder)
@@ -86,6 +86,24 @@ import Testing
             #expect(decoded["complete"] as? Bool == (name != "truncated.png"), "\(name): \(decoded)")
         }
         #expect(DecodeTests.Records.message(records.last ?? [:], "truncated_media").contains("row 164 of 240"), "the cut PNG's rows")
+    }
+
+    /// The renditions are drawn in a sandboxed child too (SPEC 17: the worker reads hostile bytes with nothing
+    /// else in reach): a call the filter forbids, planted in the JPEG's render alone (the test build's hook), kills
+    /// that render; its card says the decoder stopped, its files are gone, and the PNG after it is drawn by a new
+    /// worker.
+    @Test(.enabled(if: CLI.sanitizer == nil, "a sanitizer's runtime makes calls the filter refuses: its builds decode unfiltered"),
+          arguments: ["openat", "socket", "execve", "fork"])
+    func aForbiddenCallInARenderCostsThatPictureItsDrawing(call: String) throws {
+        let (html, _, names, folder) = try page([notti("photo.jpg"), notti("photo.png")],
+                                                environment: ["NOTTI_MEDIA_DECODE_TRY": "\(call):render:image/jpeg"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = try Paths.sha256(ofFile: Paths.fixture("decode/photo.png"))
+        #expect(names == ["\(png)-ios-thumbnail.jpg", "\(png)-ios-expanded.jpg"], "\(call): the JPEG's renditions are gone")
+        #expect(html.contains("not drawn: the decoder stopped") && html.contains("(signal \(SIGSYS))"), "\(call)")
+        #expect(html.components(separatedBy: "not drawn:").count == html.components(separatedBy: "not drawn: the decoder stopped").count,
+                "\(call): what is not drawn is the JPEG")
+        #expect(names.allSatisfy { html.contains("report-media/\($0)") }, "\(call): the PNG is drawn")
     }
 
     @Test func aCutFileIsGreyBelowWhereItEnds() throws {
