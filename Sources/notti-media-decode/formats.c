@@ -3,13 +3,15 @@
 // its header read, its orientation taken from its EXIF (JPEG's APP1, PNG's eXIf,
 // WebP's EXIF chunk, as libvips reads it), then every pixel decoded: JPEG and
 // still WebP at a reduced scale (the DCT scaling still reads every byte), PNG a
-// row at a time, GIF and animated WebP every frame, HEIC and AVIF their primary
-// picture whole (libheif with libde265 and dav1d, on their threads).
+// row at a time, GIF and animated WebP every frame, HEIC its primary picture whole
+// (libheif with libde265, on its threads), AVIF its first picture whole (libavif with
+// dav1d, set as Android's Skia codec sets it).
 #define _GNU_SOURCE
 #include "formats.h"
 
 #include "sandbox.h"
 
+#include <avif/avif.h>
 #include <dlfcn.h>
 #include <gif_lib.h>
 #include <libheif/heif.h>
@@ -362,13 +364,80 @@ static int heif_decode(const unsigned char *bytes, size_t length, int side, doub
     return ok;
 }
 
+// libavif, for AVIF (dav1d), opened on the first AVIF file (formats.h), its functions looked up by their
+// declared types as libheif's are: the library Android's AVIF decoder (Skia's SkAvifCodec) is built on.
+#define AVIF_FUNCTIONS(X) \
+    X(avifDecoderCreate) X(avifDecoderDestroy) X(avifDecoderSetIOMemory) X(avifDecoderParse) X(avifDecoderNextImage) \
+    X(avifResultToString) X(avifCodecName)
+#define AVIF_MEMBER(name) __typeof__(name) *name;
+static struct { AVIF_FUNCTIONS(AVIF_MEMBER) } avif;
+
+static int avif_loaded(void) {
+    static int state = 0;  // 0: not tried, 1: loaded, -1: unavailable
+    if (state) return state > 0;
+    state = -1;
+    void *library = dlopen("libavif.so.15", RTLD_LAZY | RTLD_LOCAL);
+    if (!library) return 0;
+#define AVIF_LOOKUP(name) if (!(avif.name = (__typeof__(name) *)dlsym(library, #name))) return 0;
+    AVIF_FUNCTIONS(AVIF_LOOKUP)
+#undef AVIF_LOOKUP
+    // dav1d is linked into libavif (no module to open in the child); without it, AVIF stays libheif's.
+    if (!avif.avifCodecName(AVIF_CODEC_CHOICE_DAV1D, AVIF_CODEC_FLAG_CAN_DECODE)) return 0;
+    state = 1;
+    return 1;
+}
+
+/// An AVIF's words: libavif's result, and its diagnostic where it gave one.
+static void say_avif(char *words, size_t size, avifResult result, const avifDecoder *decoder) {
+    char text[512];
+    snprintf(text, sizeof text, "%s%s%s", avif.avifResultToString(result), decoder->diag.error[0] ? ": " : "", decoder->diag.error);
+    say(words, size, text);
+}
+
+/// AVIF through libavif and dav1d, as SkAvifCodec sets the decoder (no Exif or XMP read, strict checks off, one
+/// thread, no progressive or incremental decode): the first picture decoded whole (AV1 has no reduced scale).
+/// The size is the stored grid (libavif leaves irot and imir to its caller).
+static int avif_decode(const unsigned char *bytes, size_t length, int side, double most, PictureFacts *facts, char *words,
+                       size_t size) {
+    (void)side;
+    avifDecoder *decoder = avif.avifDecoderCreate();
+    if (!decoder) return 0;
+    decoder->codecChoice = AVIF_CODEC_CHOICE_DAV1D;
+    decoder->maxThreads = 1;
+    decoder->ignoreExif = AVIF_TRUE;
+    decoder->ignoreXMP = AVIF_TRUE;
+    decoder->allowProgressive = AVIF_FALSE;
+    decoder->allowIncremental = AVIF_FALSE;
+    decoder->strictFlags = AVIF_STRICT_DISABLED;
+    avifResult result = avif.avifDecoderSetIOMemory(decoder, bytes, length);
+    if (result == AVIF_RESULT_OK) result = avif.avifDecoderParse(decoder);
+    if (result != AVIF_RESULT_OK) {
+        say_avif(words, size, result, decoder);
+        avif.avifDecoderDestroy(decoder);
+        return 0;
+    }
+    *facts = (PictureFacts){.width = (int)decoder->image->width, .height = (int)decoder->image->height,
+                            .frames = decoder->imageCount > 0 ? decoder->imageCount : 1, .orientation = 1};
+    snprintf(facts->format, sizeof facts->format, "avif");
+    int ok = 1;
+    if ((double)facts->width * facts->height > most) {
+        facts->header_only = 1;
+    } else if ((result = avif.avifDecoderNextImage(decoder)) != AVIF_RESULT_OK) {
+        say_avif(words, size, result, decoder);
+        ok = 0;
+    }
+    avif.avifDecoderDestroy(decoder);
+    return ok;
+}
+
 /// Each format's reader: the file's bytes in, its facts (or the library's words) out; 1 when it decodes whole and clean.
 typedef int (*Reader)(const unsigned char *bytes, size_t length, int side, double most, PictureFacts *facts, char *words, size_t size);
 
 static const struct {
     const char *format;
     Reader read;
-} readers[] = {{"jpeg", jpeg_decode}, {"png", png_decode}, {"gif", gif_decode}, {"webp", webp_decode}, {"heif", heif_decode}};
+} readers[] = {{"jpeg", jpeg_decode}, {"png", png_decode}, {"gif", gif_decode}, {"webp", webp_decode}, {"heif", heif_decode},
+               {"avif", avif_decode}};
 
 static Reader reader_of(const char *format) {
     for (size_t i = 0; i < sizeof readers / sizeof *readers; i++) {
@@ -378,7 +447,10 @@ static Reader reader_of(const char *format) {
 }
 
 int format_has_library(const char *format) {
-    return reader_of(format) != NULL && (strcmp(format, "heif") != 0 || heif_loaded());
+    if (!reader_of(format)) return 0;
+    if (!strcmp(format, "heif")) return heif_loaded();
+    if (!strcmp(format, "avif")) return avif_loaded();
+    return 1;
 }
 
 int format_read(const char *format, const unsigned char *bytes, size_t length, int decode_side, double most_pixels,

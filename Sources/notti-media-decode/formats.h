@@ -1,6 +1,6 @@
 // The phones' own format libraries (SPEC 17): libjpeg-turbo (TurboJPEG), libpng,
-// giflib and libwebp, linked into the worker, and libheif (HEIC with libde265, AVIF
-// with dav1d), opened on the first HEIF file. They load in well under a millisecond,
+// giflib and libwebp, linked into the worker, libheif (HEIC, with libde265), opened on
+// the first HEIC file, and libavif (AVIF, with dav1d), on the first AVIF file. They load in well under a millisecond,
 // where libvips brings a hundred libraries (ImageMagick, poppler, librsvg …) and
 // 30–50 ms of relocation: a file that decodes whole and clean through them is judged
 // without libvips ever loading. Anything else (an error, a warning, a cut file) is
@@ -20,9 +20,10 @@ typedef struct PictureFacts {
     char format[8];
 } PictureFacts;
 
-/// Whether `format` ("jpeg", "png", "gif", "webp", "heif") is read by its own library here. libheif is
-/// opened by the first call that asks for "heif" (it brings the x265 and AOM encoders, which a worker
-/// that never meets a HEIF or AVIF file should not load); before the decoding child's filter is on.
+/// Whether `format` ("jpeg", "png", "gif", "webp", "heif", "avif") is read by its own library here. libheif
+/// is opened by the first call that asks for "heif" (it brings the x265 and AOM encoders, which a worker
+/// that never meets a HEIF file should not load), libavif by the first for "avif"; before the decoding
+/// child's filter is on.
 int format_has_library(const char *format);
 
 /// Reads the picture in `descriptor` with its format's library, in a sandboxed child (sandbox.h): 1 when it decodes whole, with no

@@ -233,9 +233,16 @@ static int png_critical_crc_error(const unsigned char *bytes, size_t length, cha
     return 0;
 }
 
+/// The library that reads `mime` first: its loader's, but libavif for an AVIF where it is installed (Android's
+/// AVIF decoder is built on it; libheif reads AVIF too).
+static const char *library_for(const char *mime) {
+    if (!strcmp(mime, "image/avif") && format_has_library("avif")) return "avif";
+    return format_name(loader_for(mime));
+}
+
 int picture_needs_libvips(const char *mime) {
-    Loader loader = loader_for(mime);
-    return loader != NONE && !format_has_library(format_name(loader));
+    const char *library = library_for(mime);
+    return library && !format_has_library(library);
 }
 
 /// The facts of a picture its format's library decoded whole and clean (formats.h).
@@ -268,18 +275,20 @@ typedef struct Judgement {
     const unsigned char *bytes;
     size_t length;
     Loader loader;
+    /// The format the reply names ("avif" for an AVIF, which libvips reads with its HEIF loader).
+    const char *format;
     const char *words;
 } Judgement;
 
 /// libvips's verdict on the file (the child's step of `decode_picture`): the answer's members after the
 /// worker's own.
-static void judge(const unsigned char *bytes, size_t length, Loader loader, const char *words, Reply *reply);
+static void judge(const unsigned char *bytes, size_t length, Loader loader, const char *format, const char *words, Reply *reply);
 
 static void judge_in_child(void *context, void *answer) {
     const Judgement *job = context;
     // ORC, libvips's vector code, compiles to memory it maps executable: the filter refuses that.
     vips_vector_set_enabled(FALSE);
-    judge(job->bytes, job->length, job->loader, job->words, answer);
+    judge(job->bytes, job->length, job->loader, job->format, job->words, answer);
 }
 
 void decode_picture(int descriptor, const char *mime, Reply *reply) {
@@ -291,9 +300,10 @@ void decode_picture(int descriptor, const char *mime, Reply *reply) {
         return;
     }
     // The format's own library first: a file that decodes whole and clean is judged without libvips.
-    if (format_has_library(format_name(loader))) {
+    const char *library = library_for(mime);
+    if (format_has_library(library)) {
         PictureFacts facts;
-        if (format_decode(format_name(loader), descriptor, decode_side, header_only_pixels, &facts, words, sizeof words)) {
+        if (format_decode(library, descriptor, decode_side, header_only_pixels, &facts, words, sizeof words)) {
             reply_clean(&facts, facts.format[0] ? facts.format : format_name(loader), reply);
             return;
         }
@@ -306,7 +316,7 @@ void decode_picture(int descriptor, const char *mime, Reply *reply) {
     }
     // Opened here, before the child's filter: the format's module (and ImageMagick's files).
     loader_ready(loader);
-    Judgement job = {NULL, 0, loader, words};
+    Judgement job = {NULL, 0, loader, !strcmp(mime, "image/avif") ? "avif" : format_name(loader), words};
     if (!(job.bytes = sandbox_map(descriptor, &job.length))) {
         reply_string(reply, "status", "not_decoded");
         reply_string(reply, "detail", "the worker cannot map the file");
@@ -323,13 +333,13 @@ void decode_picture(int descriptor, const char *mime, Reply *reply) {
     sandbox_unmap(job.bytes, job.length);
 }
 
-static void judge(const unsigned char *bytes, size_t length, Loader loader, const char *words, Reply *reply) {
+static void judge(const unsigned char *bytes, size_t length, Loader loader, const char *format, const char *words, Reply *reply) {
     char error[512];
     VipsImage *header = load_bytes(bytes, length, loader, 1, VIPS_FAIL_ON_NONE);
     if (!header) {
         reply_string(reply, "status", "undecodable");
         reply_string(reply, "kind", "picture");
-        reply_string(reply, "format", format_name(loader));
+        reply_string(reply, "format", format);
         if (loader != PNG || !png_critical_crc_error(bytes, length, error, sizeof error)) first_error(error, sizeof error);
         reply_string(reply, "detail", words_of(error, words));
         return;
@@ -339,7 +349,6 @@ static void judge(const unsigned char *bytes, size_t length, Loader loader, cons
     int orientation = 1;
     if (vips_image_get_typeof(header, VIPS_META_ORIENTATION)) vips_image_get_int(header, VIPS_META_ORIENTATION, &orientation);
     if (orientation < 1 || orientation > 8) orientation = 1;
-    const char *format = format_name(loader);
     const char *compression = NULL;
     if (loader == HEIF && vips_image_get_typeof(header, "heif-compression")
         && vips_image_get_string(header, "heif-compression", &compression) == 0 && compression && !strcmp(compression, "av1")) {

@@ -55,6 +55,8 @@ import Testing
         ("photo.tiff", ["format": "tiff", "width": 160, "height": 120, "complete": true]),
         ("photo.heic", ["format": "heif", "width": 320, "height": 240, "complete": true]),
         ("photo.avif", ["format": "avif", "width": 320, "height": 240, "complete": true]),
+        // An AVIF image sequence: libavif, which Android's AVIF decoder is built on, reads its three pictures.
+        ("animated.avif", ["format": "avif", "width": 160, "height": 120, "frames": 3, "complete": true]),
         ("animated.gif", ["format": "gif", "width": 160, "height": 120, "frames": 4, "complete": true]),
         ("truncated.jpg", ["format": "jpeg", "complete": false]),
         ("truncated.png", ["format": "png", "complete": false]),
@@ -272,12 +274,12 @@ import Testing
     }
 
     /// The sandbox (SPEC 17): a picture is decoded in a child behind a seccomp filter. A decoder that makes a call
-    /// the filter forbids (the test build's hook plants it in one format's decodes alone: libpng's, libheif's, whose
-    /// decoders run threads of their own, and libvips's, for BMP through ImageMagick and TIFF) is killed, which costs that record ("the decoder stopped", SIGSYS) and no
+    /// the filter forbids (the test build's hook plants it in one format's decodes alone: libpng's, libheif's and
+    /// libavif's, whose decoders run threads of their own, and libvips's, for BMP through ImageMagick and TIFF) is killed, which costs that record ("the decoder stopped", SIGSYS) and no
     /// other: the JPEG after it is decoded by a new worker.
     @Test(.enabled(if: CLI.sanitizer == nil, "a sanitizer's runtime makes calls the filter refuses: its builds decode unfiltered"),
           arguments: ["open", "openat", "socket", "connect", "execve", "ptrace", "fork"],
-          [("png", "photo.png"), ("heif", "photo.heic"), ("bmp", "photo.bmp"), ("tiff", "photo.tiff")])
+          [("png", "photo.png"), ("heif", "photo.heic"), ("avif", "photo.avif"), ("bmp", "photo.bmp"), ("tiff", "photo.tiff")])
     func aForbiddenCallKillsTheDecoderAndCostsOneRecord(call: String, planted: (format: String, file: String)) throws {
         let input = [DecodeTests.request(DecodeTests.server.url("/media/" + planted.file)),
                      DecodeTests.request(DecodeTests.server.url("/media/photo.jpg"))]
@@ -285,9 +287,10 @@ import Testing
         for record in records {
             let message = DecodeTests.Records.message(record, "undecodable_media")
             if (record["index"] as? Int) == 0 {
-                // A BMP or a TIFF is no type iOS attaches, nor a TIFF one BitmapFactory reads (`unsupported_type`
-                // first): the other records say what stopped; every one has no facts from the decoder.
-                let judged = ["png", "heif"].contains(planted.format) || planted.format == "bmp" && record["platform"] as? String == "android"
+                // An AVIF, a BMP or a TIFF is no type Firebase's iOS extension attaches, nor a TIFF one BitmapFactory
+                // reads (`unsupported_type` first): the other records say what stopped; none has facts from the decoder.
+                let judged = ["png", "heif"].contains(planted.format)
+                    || ["avif", "bmp"].contains(planted.format) && record["platform"] as? String == "android"
                 #expect(!judged || message.contains("the decoder stopped") && message.contains("(signal \(SIGSYS))"),
                         "\(call): \(message)")
                 #expect(DecodeTests.Records.decoded(record)["format"] as? String == nil, "\(call): nothing decoded")

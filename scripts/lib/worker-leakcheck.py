@@ -75,7 +75,8 @@ def main():
     pictures = [("image/jpeg", os.path.join(DECODE, "photo.jpg")), ("image/png", os.path.join(DECODE, "photo.png")),
                 ("image/png", transparent), ("image/gif", os.path.join(DECODE, "animated.gif")),
                 ("image/webp", os.path.join(MEDIA, "badge.webp")), ("image/heic", os.path.join(DECODE, "photo.heic")),
-                ("image/avif", os.path.join(DECODE, "photo.avif")), ("image/jpeg", os.path.join(DECODE, "truncated.jpg")),
+                ("image/avif", os.path.join(DECODE, "photo.avif")), ("image/avif", os.path.join(DECODE, "animated.avif")),
+                ("image/jpeg", os.path.join(DECODE, "truncated.jpg")),
                 ("image/jpeg", os.path.join(DECODE, "rotated-6.jpg")),
                 # libvips's loaders, in the judging child: BMP (ImageMagick), TIFF, a cut and a damaged PNG, a corrupt JPEG.
                 ("image/bmp", os.path.join(DECODE, "photo.bmp")), ("image/tiff", os.path.join(DECODE, "photo.tiff")),
