@@ -60,14 +60,19 @@ typedef struct MemoryInput {
     size_t at;
 } MemoryInput;
 
+/// As read(2) on a file of `length` bytes at `bytes`, at `*at`: at most `size` of them copied to `buffer`.
+static int read_at(const unsigned char *bytes, size_t length, size_t *at, uint8_t *buffer, int size) {
+    if (*at >= length) return AVERROR_EOF;
+    size_t count = length - *at;
+    if (count > (size_t)size) count = (size_t)size;
+    memcpy(buffer, bytes + *at, count);
+    *at += count;
+    return (int)count;
+}
+
 static int memory_read(void *opaque, uint8_t *buffer, int size) {
     MemoryInput *input = opaque;
-    if (input->at >= input->length) return AVERROR_EOF;
-    size_t count = input->length - input->at;
-    if (count > (size_t)size) count = (size_t)size;
-    memcpy(buffer, input->bytes + input->at, count);
-    input->at += count;
-    return (int)count;
+    return read_at(input->bytes, input->length, &input->at, buffer, size);
 }
 
 /// As lseek: a position from 0 on, past the end too.
@@ -85,20 +90,30 @@ static int64_t memory_seek(void *opaque, int64_t offset, int whence) {
     return seek_in(&input->at, input->length, offset, whence);
 }
 
+// The same buffer size as FFmpeg's file protocol reads with.
+enum { io_buffer_size = 32768 };
+
+/// An I/O context over `opaque` with FFmpeg's own buffer; NULL (and nothing kept) when memory ran out.
+static AVIOContext *io_context(void *opaque, int writing, int (*read)(void *, uint8_t *, int),
+                               int (*write)(void *, uint8_t *, int), int64_t (*seek)(void *, int64_t, int)) {
+    unsigned char *buffer = ff.av_malloc(io_buffer_size);
+    AVIOContext *io = buffer ? ff.avio_alloc_context(buffer, io_buffer_size, writing, opaque, read, write, seek) : NULL;
+    if (!io) ff.av_freep(&buffer);
+    return io;
+}
+
+static void free_io(AVIOContext **io) {
+    if (!*io) return;
+    ff.av_freep(&(*io)->buffer);
+    ff.avio_context_free(io);
+}
+
 int ffmpeg_open_memory(AVFormatContext **context, const unsigned char *bytes, size_t length) {
-    // The same buffer size as FFmpeg's file protocol reads with.
-    enum { buffer_size = 32768 };
     MemoryInput *input = ff.av_malloc(sizeof *input);
-    unsigned char *buffer = ff.av_malloc(buffer_size);
-    AVIOContext *io = input && buffer ? ff.avio_alloc_context(buffer, buffer_size, 0, input, memory_read, NULL, memory_seek) : NULL;
+    AVIOContext *io = input ? io_context(input, 0, memory_read, NULL, memory_seek) : NULL;
     *context = io ? ff.avformat_alloc_context() : NULL;
     if (!*context) {
-        if (io) {
-            ff.av_freep(&io->buffer);
-            ff.avio_context_free(&io);
-        } else {
-            ff.av_freep(&buffer);
-        }
+        free_io(&io);
         ff.av_freep(&input);
         return AVERROR(ENOMEM);
     }
@@ -107,8 +122,7 @@ int ffmpeg_open_memory(AVFormatContext **context, const unsigned char *bytes, si
     int code = open_input(context);
     if (code < 0) {
         // avformat_open_input freed the context on failure, never a caller's I/O.
-        ff.av_freep(&io->buffer);
-        ff.avio_context_free(&io);
+        free_io(&io);
         ff.av_freep(&input);
     }
     return code;
@@ -118,10 +132,8 @@ void ffmpeg_close_memory(AVFormatContext **context) {
     if (!*context) return;
     AVIOContext *io = (*context)->pb;
     ff.avformat_close_input(context);
-    if (!io) return;
-    void *input = io->opaque;
-    ff.av_freep(&io->buffer);
-    ff.avio_context_free(&io);
+    void *input = io ? io->opaque : NULL;
+    free_io(&io);
     ff.av_freep(&input);
 }
 
@@ -165,35 +177,12 @@ static int64_t output_seek(void *opaque, int64_t offset, int whence) {
 
 static int reader_read(void *opaque, uint8_t *buffer, int size) {
     MemoryReader *reader = opaque;
-    const MemoryOutput *file = reader->file;
-    if (reader->at >= file->length) return AVERROR_EOF;
-    size_t count = file->length - reader->at;
-    if (count > (size_t)size) count = (size_t)size;
-    memcpy(buffer, file->bytes + reader->at, count);
-    reader->at += count;
-    return (int)count;
+    return read_at(reader->file->bytes, reader->file->length, &reader->at, buffer, size);
 }
 
 static int64_t reader_seek(void *opaque, int64_t offset, int whence) {
     MemoryReader *reader = opaque;
     return seek_in(&reader->at, reader->file->length, offset, whence);
-}
-
-enum { io_buffer_size = 32768 };
-
-/// An I/O context over `opaque` with FFmpeg's own buffer; NULL (and nothing kept) when memory ran out.
-static AVIOContext *io_context(void *opaque, int writing, int (*read)(void *, uint8_t *, int),
-                               int (*write)(void *, uint8_t *, int), int64_t (*seek)(void *, int64_t, int)) {
-    unsigned char *buffer = ff.av_malloc(io_buffer_size);
-    AVIOContext *io = buffer ? ff.avio_alloc_context(buffer, io_buffer_size, writing, opaque, read, write, seek) : NULL;
-    if (!io) ff.av_freep(&buffer);
-    return io;
-}
-
-static void free_io(AVIOContext **io) {
-    if (!*io) return;
-    ff.av_freep(&(*io)->buffer);
-    ff.avio_context_free(io);
 }
 
 /// The muxer's second opening of its output: a reader of the bytes written so far (nothing else opens).

@@ -291,6 +291,26 @@ static int webp_decode(const unsigned char *bytes, size_t length, int side, doub
     return 1;
 }
 
+#define FUNCTION_NAME(name) #name,
+
+/// A library opened on the first file that needs it (formats.h) and its functions looked up into `table`, a
+/// struct of function pointers in the order of `names` (as ffmpeg.h's table is): 1 once all are found and
+/// `usable` says so, 0 then and ever after when any is missing. `*state`: 0 not tried, 1 loaded, -1 unavailable.
+static int library_loaded(int *state, const char *soname, const char *const names[], size_t count, void *table,
+                          int (*usable)(void)) {
+    if (*state) return *state > 0;
+    *state = -1;
+    void *library = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
+    if (!library) return 0;
+    void **slots = table;
+    for (size_t i = 0; i < count; i++) {
+        if (!(slots[i] = dlsym(library, names[i]))) return 0;
+    }
+    if (!usable()) return 0;
+    *state = 1;
+    return 1;
+}
+
 // libheif, for HEIC (libde265) and AVIF (dav1d), opened on the first HEIF file (formats.h): its
 // functions looked up by their declared types, as ffmpeg.h's table is.
 #define HEIF_FUNCTIONS(X) \
@@ -302,21 +322,18 @@ static int webp_decode(const unsigned char *bytes, size_t length, int side, doub
 #define HEIF_MEMBER(name) __typeof__(name) *name;
 static struct { HEIF_FUNCTIONS(HEIF_MEMBER) } heif;
 
-static int heif_loaded(void) {
-    static int state = 0;  // 0: not tried, 1: loaded, -1: unavailable
-    if (state) return state > 0;
-    state = -1;
-    void *library = dlopen("libheif.so.1", RTLD_LAZY | RTLD_LOCAL);
-    if (!library) return 0;
-#define HEIF_LOOKUP(name) if (!(heif.name = (__typeof__(name) *)dlsym(library, #name))) return 0;
-    HEIF_FUNCTIONS(HEIF_LOOKUP)
-#undef HEIF_LOOKUP
+static int heif_registers_its_decoders(void) {
     // Its decoders registered now, in the worker: in the child, with the filter on, nothing may be opened.
     struct heif_context *context = heif.heif_context_alloc();
-    if (!context) return 0;
-    heif.heif_context_free(context);
-    state = 1;
-    return 1;
+    if (context) heif.heif_context_free(context);
+    return context != NULL;
+}
+
+static int heif_loaded(void) {
+    static int state = 0;
+    static const char *const names[] = {HEIF_FUNCTIONS(FUNCTION_NAME)};
+    _Static_assert(sizeof heif == sizeof names / sizeof *names * sizeof(void *), "heif: a pointer for each name");
+    return library_loaded(&state, "libheif.so.1", names, sizeof names / sizeof *names, &heif, heif_registers_its_decoders);
 }
 
 /// HEIC and AVIF through libheif: the primary picture decoded whole (no reduced scale: HEVC and AV1 have none).
@@ -372,19 +389,16 @@ static int heif_decode(const unsigned char *bytes, size_t length, int side, doub
 #define AVIF_MEMBER(name) __typeof__(name) *name;
 static struct { AVIF_FUNCTIONS(AVIF_MEMBER) } avif;
 
-static int avif_loaded(void) {
-    static int state = 0;  // 0: not tried, 1: loaded, -1: unavailable
-    if (state) return state > 0;
-    state = -1;
-    void *library = dlopen("libavif.so.15", RTLD_LAZY | RTLD_LOCAL);
-    if (!library) return 0;
-#define AVIF_LOOKUP(name) if (!(avif.name = (__typeof__(name) *)dlsym(library, #name))) return 0;
-    AVIF_FUNCTIONS(AVIF_LOOKUP)
-#undef AVIF_LOOKUP
+static int avif_reads_with_dav1d(void) {
     // dav1d is linked into libavif (no module to open in the child); without it, AVIF stays libheif's.
-    if (!avif.avifCodecName(AVIF_CODEC_CHOICE_DAV1D, AVIF_CODEC_FLAG_CAN_DECODE)) return 0;
-    state = 1;
-    return 1;
+    return avif.avifCodecName(AVIF_CODEC_CHOICE_DAV1D, AVIF_CODEC_FLAG_CAN_DECODE) != NULL;
+}
+
+static int avif_loaded(void) {
+    static int state = 0;
+    static const char *const names[] = {AVIF_FUNCTIONS(FUNCTION_NAME)};
+    _Static_assert(sizeof avif == sizeof names / sizeof *names * sizeof(void *), "avif: a pointer for each name");
+    return library_loaded(&state, "libavif.so.15", names, sizeof names / sizeof *names, &avif, avif_reads_with_dav1d);
 }
 
 /// An AVIF's words: libavif's result, and its diagnostic where it gave one.

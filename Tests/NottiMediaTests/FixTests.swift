@@ -227,6 +227,39 @@ import Testing
         #expect((line["changes"] as? [String] ?? []).contains("rotated 90° (EXIF 6)"))
     }
 
+    /// SPEC 19: the rendition is at the highest of the qualities 82, 78, 74, 70 whose bytes fit in
+    /// `--target-bytes`, and only when 70 does not fit is the side lowered. Each target is one byte under
+    /// the last rendition's bytes, so each run must step down one quality; a target of exactly a
+    /// rendition's bytes keeps that quality.
+    @Test func theRenditionIsAtTheHighestQualityThatFits() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("rotated.json")
+        try Data(Self.request(Self.origin.url("/media/rotated-6.jpg")).utf8).write(to: input)
+        func rendition(within target: Int) throws -> (quality: Int?, bytes: Int, width: Int) {
+            let into = folder.appendingPathComponent("fixed-\(target)")
+            let run = try fix(input.path, into: into, extra: ["--target-bytes", "\(target)"])
+            let line = try #require(run.manifest.first, "\(run.result.stdout)\(run.result.stderr)")
+            let changes = line["changes"] as? [String] ?? []
+            let quality = changes.first { $0.hasPrefix("JPEG quality ") }.flatMap { Int($0.dropFirst("JPEG quality ".count)) }
+            let bytes = line["bytes"] as? Int ?? 0
+            #expect(line["type"] as? String == "jpg" && bytes <= target && bytes > 0, "\(line)")
+            return (quality, bytes, line["width"] as? Int ?? 0)
+        }
+        let full = try rendition(within: 10_000_000)
+        #expect(full.quality == 82)
+        var last = full
+        for quality in [78, 74, 70] {
+            let next = try rendition(within: last.bytes - 1)
+            #expect(next.quality == quality && next.width == full.width, "\(next) within \(last.bytes - 1)")
+            last = next
+        }
+        let exactly = try rendition(within: last.bytes)
+        #expect(exactly.quality == 70 && exactly.bytes == last.bytes)
+        let smaller = try rendition(within: last.bytes - 1)
+        #expect(smaller.width < full.width, "70 did not fit: the side goes down (\(smaller))")
+    }
+
     /// Batch and CleverTap state the type in the payload: it follows the rendition's (`com.batch.at.t` is a UTI).
     @Test func theTypeAPayloadStatesFollowsTheRendition() throws {
         let folder = Paths.temporaryFolder()

@@ -198,11 +198,10 @@ package final class DecodeWorker: Sendable {
     package func fix(
         source: Int32, mime: String, maxSide: Int, targetBytes: Int, cap: Int, output: Int32, within seconds: Double
     ) -> Result<FixedMedia, DecodeFailure> {
-        // A picture's encode goes to the first picture worker, one at a time: an encode holds about 57 MB
-        // (libvips's libraries, which only an encode or a render loads, and a photo's buffers), and two at once
-        // put `fix` at 134 MB against its 96 MB (scripts/bench fix); the other workers stay lean (4 MB), and
-        // the downloads, checks and verifying decodes around the encodes still run `--jobs` at a time.
-        guard let worker = mime.hasPrefix("image/") ? pictures : worker(for: mime) else {
+        // The picture workers in turn, so that each core encodes while the others download (SPEC 17: `fix`'s
+        // encodes in parallel). Each encode runs in a child the worker forks, whose pages go with it: the tool and
+        // its workers stay within the 96 MB `fix` allows with one encode per core (scripts/bench fix).
+        guard let worker = worker(for: mime) else {
             if !off { Self.sayMissingOnce() }
             return .failure(DecodeFailure(message: "the decode worker is not installed"))
         }
