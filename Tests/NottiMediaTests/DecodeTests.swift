@@ -416,6 +416,31 @@ import Testing
         OutFolder.expectHoldsExactly(out, namedBy: records)
     }
 
+    /// The picture pool opens as distinct contents arrive: a few pictures (a campaign's) keep one worker,
+    /// and a second opens on the ninth distinct content, when the machine has a second core.
+    @Test(arguments: [(3, 1), (12, 2)])
+    func thePicturePoolOpensAsContentsArrive(contents: Int, workers: Int) throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let out = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        // Each padded copy is another content (its SHA-256), each named by two payloads.
+        let payloads = (0..<contents * 2).map { i in
+            let url = DecodeTests.server.url("/padded/\(20_000 + i % contents)/photo.png")
+            return #"{"aps": {"alert": "hi", "mutable-content": 1}, "notification_id": "n", "notti_image_url": "\#(url)"}"#
+        }
+        var seen: [Int32: String] = [:]
+        let result = try CLI.run(["check", "-", "--format", "json", "--cacert", Paths.testCA, "--out", out.path],
+                                 stdin: payloads.joined(separator: "\n"), whileRunning: { pid in seen = Self.kindsUntilExit(of: pid) })
+        #expect(result.status == 0, "exit status: \(result.stderr)")
+        #expect(seen.values.filter { $0 == "pictures" }.count == min(workers, cores), "workers started: \(seen)")
+        let records = result.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }.filter { $0["summary"] == nil }
+        #expect(records.count == contents * 2)
+        #expect(records.allSatisfy { DecodeTests.Records.decoded($0)["complete"] as? Bool == true }, "every file read whole")
+        OutFolder.expectHoldsExactly(out, namedBy: records)
+    }
+
     /// Whether a stream worker of `parent` has mapped FFmpeg's libavformat, watched until `parent` has exited.
     static func streamWorkerLoadedFFmpegUntilExit(of parent: Int32) -> Bool {
         var loaded = false

@@ -3,7 +3,7 @@ import Synchronization
 
 /// The decode workers (`notti-media-decode`, SPEC 17), seen from the tool: a pool for
 /// pictures (the format libraries; libvips when a file needs it), one for each core at
-/// most, and one for video and audio (its own MP4 and MP3 readers, then FFmpeg), each
+/// most (opened as distinct contents arrive), and one for video and audio (its own MP4 and MP3 readers, then FFmpeg), each
 /// started on the first file that may need it, fed one file at a time over a
 /// SOCK_SEQPACKET socket (the sniffed type, carrying the file's descriptor), and
 /// kept while files arrive: one unused for half a second is stopped, its answers
@@ -56,14 +56,36 @@ package final class DecodeWorker: Sendable {
     /// The first picture worker (the one `prepare` starts), nil without a worker.
     private var pictures: WorkerProcess? { pictureWorkers.first }
 
+    /// The picture worker each content read so far belongs to (its answer is in that worker's memo).
+    private let owners = Guarded([String: Int]())
+
+    /// How many distinct contents open each picture worker after the first. A campaign naming a few pictures
+    /// keeps one worker (each decode takes a millisecond or two: a second would hold its 4.4 MiB and cost its
+    /// start for nothing), and a batch or a folder of many opens the pool within its first few files.
+    private static let contentsPerWorker = 8
+
+    /// How many picture workers are open after `contents` distinct contents.
+    private func openWorkers(after contents: Int) -> Int {
+        min(pictureWorkers.count, 1 + contents / Self.contentsPerWorker)
+    }
+
     /// The worker that reads files sniffed as `mime`: for a picture, the one its content (`sha256`) belongs to,
-    /// so that the same content always meets the same worker (decoded once, by its memo) and different
-    /// contents spread over the pool; without a content, the next in turn.
-    private func worker(for mime: String, sha256: String? = nil) -> WorkerProcess? {
+    /// so that the same content always meets the same worker (decoded once, by its memo), new contents dealt
+    /// in turn to the open workers; without a content, the next open one in turn, or of every picture worker
+    /// when `anyPictureWorker` (`fix`'s encodes, one per core).
+    private func worker(for mime: String, sha256: String? = nil, anyPictureWorker: Bool = false) -> WorkerProcess? {
         guard mime.hasPrefix("image/") else { return streams }
         guard pictureWorkers.count > 1 else { return pictures }
-        let slot = sha256.flatMap { Int($0.prefix(8), radix: 16) } ?? turn.wrappingAdd(1, ordering: .relaxed).oldValue
-        return pictureWorkers[slot % pictureWorkers.count]
+        if let sha256 {
+            return pictureWorkers[owners.withLock { owners in
+                if let owner = owners[sha256] { return owner }
+                let owner = owners.count % openWorkers(after: owners.count)
+                owners[sha256] = owner
+                return owner
+            }]
+        }
+        let open = anyPictureWorker ? pictureWorkers.count : openWorkers(after: owners.withLock { $0.count })
+        return pictureWorkers[turn.wrappingAdd(1, ordering: .relaxed).oldValue % open]
     }
 
     /// Whether the process has said that there is no worker.
@@ -201,7 +223,7 @@ package final class DecodeWorker: Sendable {
         // The picture workers in turn, so that each core encodes while the others download (SPEC 17: `fix`'s
         // encodes in parallel). Each encode runs in a child the worker forks, whose pages go with it: the tool and
         // its workers stay within the 96 MB `fix` allows with one encode per core (scripts/bench fix).
-        guard let worker = worker(for: mime) else {
+        guard let worker = worker(for: mime, anyPictureWorker: true) else {
             if !off { Self.sayMissingOnce() }
             return .failure(DecodeFailure(message: "the decode worker is not installed"))
         }
