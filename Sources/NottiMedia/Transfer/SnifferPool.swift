@@ -22,7 +22,7 @@ package final class SnifferPool: @unchecked Sendable {
     }
 
     /// Runs `body` with a handle no other thread uses meanwhile; waits for one when all are busy.
-    func withSniffer<T>(_ body: (Sniffer) throws(SnifferError) -> T) throws(SnifferError) -> T {
+    package func withSniffer<T>(_ body: (Sniffer) throws(SnifferError) -> T) throws(SnifferError) -> T {
         condition.lock()
         while idle.isEmpty && made >= limit { condition.wait() }
         var sniffer = idle.popLast()
