@@ -225,6 +225,27 @@ import Testing
         #expect(missing.stderr.contains("/nonexistent.png"))
     }
 
+    /// sniff reads files on every core, and its lines still come out in the operands' order: the output for
+    /// 60 files (media, decode fixtures, a missing file and a folder among them) is each file's own run, in turn.
+    @Test func sniffOfManyFilesWritesEachInTheOperandsOrder() throws {
+        let media = try FileManager.default.contentsOfDirectory(atPath: Paths.media.path).sorted().map(Paths.medium)
+        let decode = try FileManager.default.contentsOfDirectory(atPath: Paths.fixtures.appendingPathComponent("decode").path)
+            .sorted().filter { !$0.hasPrefix(".") }.map { Paths.fixture("decode/\($0)") }
+        var files = Array((decode + media + decode.reversed()).prefix(60))
+        files.insert("/nonexistent.png", at: 7)
+        files.insert(Paths.media.path, at: 31)
+        let together = try CLI.run(["sniff", "--format", "json"] + files)
+        var stdout = "", stderr = ""
+        for file in files {
+            let alone = try CLI.run(["sniff", "--format", "json", file])
+            stdout += alone.stdout
+            stderr += alone.stderr
+        }
+        #expect(together.stdout == stdout)
+        #expect(together.stderr == stderr)
+        #expect(together.status == 2, "a missing file and a folder are usage errors")
+    }
+
     /// SPEC 7: sniff gives the verdict process gives the same bytes: between iOS's two readings
     /// of 5 MB a warning (exit 0), over the binary one the error too_large (exit 1).
     @Test(arguments: [(1250, "exceeds_ios_limit", Int32(0)), (1260, "too_large", Int32(1))])
