@@ -18,11 +18,11 @@ enum SystemTrustStore {
     /// made: its first chain asks after its transfer, and the read (about 1.5 ms: the 214 KB bundle's
     /// certificates decoded and hashed) was on that path, 6% of a 5 MiB `process` (scripts/bench single:
     /// 0.99 of curl + file with it, 0.93 without it). Beside the transfer it costs nothing; a chain that asks
-    /// first waits for it (a static's one initialisation). Never joined: the process ends with `_exit`,
-    /// which drops a read not yet finished with the rest.
+    /// first waits for it (a static's one initialisation). Detached, never joined: the process ends with
+    /// `_exit`, which drops a read not yet finished with the rest.
     static func readAhead() {
         guard readingAhead.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
-        _ = JoinableThread.startIfPossible { _ = bundleDigests.count }
+        JoinableThread.startIfPossible { _ = bundleDigests.count }?.detach()
     }
 
     /// Whether the root of the handshake `watch` saw is one of the system's.
