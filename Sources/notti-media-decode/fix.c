@@ -26,8 +26,7 @@ static const double bytes_against_lowest[] = {1.44, 1.26, 1.13, 1.0};
 /// search encodes until it knows both. The lowest first: when it does not fit, no quality at this side
 /// does (one encode per side, which a photo that compresses badly pays at every step of its side). Then
 /// the highest quality the bytes known predict to fit, else the next above the highest that fits: most
-/// photos are answered in two encodes (the binary search before this took three, the bench's `fix` row
-/// 1.06 of `curl` + `vipsthumbnail` against 1.0 with them).
+/// photos are answered in two encodes (the binary search before this took three).
 static int highest_quality_that_fits(VipsImage *image, long long target_bytes, void **bytes, size_t *length) {
     int count = (int)(sizeof qualities / sizeof *qualities);
     int fits = count;    // the index of the highest quality known to fit (count: none yet)

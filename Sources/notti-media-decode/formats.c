@@ -311,8 +311,8 @@ static int library_loaded(int *state, const char *soname, const char *const name
     return 1;
 }
 
-// libheif, for HEIC (libde265) and AVIF (dav1d), opened on the first HEIF file (formats.h): its
-// functions looked up by their declared types, as ffmpeg.h's table is.
+// libheif, for HEIC (libde265), and AVIF (dav1d) where libavif is not installed, opened on the first
+// such file (formats.h): its functions looked up by their declared types, as ffmpeg.h's table is.
 #define HEIF_FUNCTIONS(X) \
     X(heif_context_alloc) X(heif_context_free) X(heif_context_set_max_decoding_threads) \
     X(heif_context_read_from_memory_without_copy) X(heif_context_get_primary_image_handle) \

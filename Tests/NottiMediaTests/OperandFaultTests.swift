@@ -88,15 +88,18 @@ extension FaultTests {
         #expect(result.json["sniffedMime"] as? String == "image/png")
     }
 
-    /// `sniff -` copies standard input to a file of its own and removes it, on every way out.
+    /// `sniff -` copies standard input to a file of its own and removes it, on every way out, and nothing
+    /// else: the user's own file in TMPDIR stays.
     @Test(arguments: ["sniff -", "sniff - --format json", "sniff - /nonexistent.png"])
     func sniffOfStandardInputLeavesNothingInTMPDIR(arguments: String) throws {
         let tmp = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: tmp) }
+        try Data("mine".utf8).write(to: tmp.appendingPathComponent("keep.txt"))
         let result = try shell(
             "\(arguments)", "< '\(Paths.packageRoot.path)/Tests/Fixtures/media/logo.png'", environment: ["TMPDIR": tmp.path])
         #expect(result.stdout.contains("image/png"), "\(result.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path) == ["keep.txt"])
+        #expect(try String(contentsOf: tmp.appendingPathComponent("keep.txt"), encoding: .utf8) == "mine")
     }
 
     @Test func testsNeverTouchTheUsersOwnCache() throws {

@@ -3,9 +3,10 @@ import Synchronization
 
 /// The decode workers (`notti-media-decode`, SPEC 17), seen from the tool: a pool for
 /// pictures (the format libraries; libvips when a file needs it), one for each core at
-/// most (opened as distinct contents arrive), and one for video and audio (its own MP4 and MP3 readers, then FFmpeg), each
-/// started on the first file that may need it, fed one file at a time over a
-/// SOCK_SEQPACKET socket (the sniffed type, carrying the file's descriptor), and
+/// most (opened as distinct contents arrive), and one for video and audio (its own MP4
+/// and MP3 readers, then FFmpeg), each started on the first file that may need it, fed
+/// one file at a time over a SOCK_SEQPACKET socket (the sniffed type, carrying the
+/// file's descriptor), and
 /// kept while files arrive: one unused for half a second is stopped, its answers
 /// kept, and started again by the next file that needs it (`stopIdleWorkers`).
 /// libvips and FFmpeg load sixty to a hundred shared libraries: in the workers,
