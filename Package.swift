@@ -116,14 +116,15 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // Passing a descriptor to the decode worker (SCM_RIGHTS), whose CMSG macros Swift cannot call.
-        .target(name: "CDescriptorShim"),
+        // The Linux calls Swift cannot make (their macros are not imported): passing a descriptor to the
+        // decode worker (SCM_RIGHTS's CMSG macros), keeping a helper thread off a core (cpu_set_t's).
+        .target(name: "CSystemShim"),
         // libmicrohttpd for `serve` (SPEC 21), opened when serve starts (dlopen): the other commands never
         // load it and the TLS library it brings. Its header comes from libmicrohttpd-dev (scripts/setup).
         .target(name: "CServeShim", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "NottiMedia",
-            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite", "CDescriptorShim"]
+            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite", "CSystemShim"]
         ),
         .executableTarget(
             name: "notti-media",

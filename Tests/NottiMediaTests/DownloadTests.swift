@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import NottiMedia
 
 /// The download path against a real TLS server on 127.0.0.1: every reason
 /// code of SPEC section 3 and every limit edge, seen through the CLI.
@@ -24,6 +25,26 @@ import Testing
         #expect(attachment["identifier"] as? String == "notti_image")
         #expect(attachment["uti"] as? String == "public.png")
         #expect(attachment["url"] as? String == "file://\(run.outFolder.path)/\(expectedHash).png")
+    }
+
+    /// Past 256 KiB the hash is made on a helper thread that reads the file back (WrittenFileHasher): every
+    /// byte is hashed once, in order, whether the body arrives at once or in bursts the helper sleeps between.
+    @Test(arguments: [
+        // 3,000 copies of a 539-byte PNG (1.6 MB): a byte read at a wrong offset changes the hash.
+        ("/repeat/3000/logo.png", "media/logo.png", 3000, 0),
+        // 600 KiB of a padded JPEG in two bursts 0.1 s apart (rate: 10 sends a second).
+        ("/bytes/614400?mode=length&rate=3072000", "media/photo.jpg", 1, 614_400),
+    ])
+    func aLargeBodyIsHashedWholeBesideItsTransfer(path: String, fixture: String, copies: Int, paddedTo: Int) throws {
+        let one = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Paths.fixture(fixture))))
+        var body = Array(repeatElement(one, count: copies).joined())
+        body += [UInt8](repeating: 0, count: max(0, paddedTo - body.count))
+        #expect(body.count > WrittenFileHasher.helperThreshold)
+        let run = try ProcessRun.fetch(server.url(path))
+        let expected = SHA256.hex(of: body)
+        #expect(run.media["bytes"] as? Int == body.count)
+        #expect(run.media["sha256"] as? String == expected)
+        #expect(run.filesLeft.count == 1 && run.filesLeft.first?.hasPrefix(expected + ".") == true)
     }
 
     @Test func reportsTheSDKDefaultLimitsWhenNoneAreGiven() throws {

@@ -1,5 +1,5 @@
 import Glibc
-internal import CDescriptorShim
+internal import CSystemShim
 
 /// One decode worker process (`notti-media-decode --kind pictures|streams`) and its socket: started
 /// on its first request (or by `prepare`), one request at a time, stopped when it crashes, ends, misses
@@ -97,7 +97,7 @@ final class WorkerProcess: @unchecked Sendable {
         func send(to worker: (pid: pid_t, socket: Int32)) -> Bool {
             request.withUnsafeBytes { bytes in
                 descriptors.withUnsafeBufferPointer {
-                    CDescriptorShim_send(worker.socket, bytes.baseAddress, bytes.count, $0.baseAddress, Int32($0.count))
+                    CSystemShim_send(worker.socket, bytes.baseAddress, bytes.count, $0.baseAddress, Int32($0.count))
                 }
             } == request.count
         }

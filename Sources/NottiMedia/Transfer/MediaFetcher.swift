@@ -160,7 +160,10 @@ final class MediaFetcher {
                 return Self.failure(.emptyMedia, "the server answered HTTP \(status) with an empty body")
             }
             download.transfer.contentDisposition = easy.header("Content-Disposition")
-            return .file(DownloadedFile(bytes: sink.bytes, sha256: sink.finishHash()))
+            switch sink.finishHash() {
+            case .success(let sha256): return .file(DownloadedFile(bytes: sink.bytes, sha256: sha256))
+            case .failure(let error): return Self.failure(.writeError, "cannot read the attachment back to hash it: \(error.message)")
+            }
         }
     }
 
