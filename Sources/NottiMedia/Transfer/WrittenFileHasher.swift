@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 internal import CSystemShim
 
 /// The SHA-256 of a body as libcurl's write callback writes it to its file: the first
@@ -41,14 +42,18 @@ final class WrittenFileHasher {
         progress.hashInline(bytes, total: total)
         if total >= Self.helperThreshold && !handedOver {
             handedOver = true
+            // A core spare for each helper, or the hash stays inline: a batch's transfers (8 at a time on 2 cores)
+            // already fill every core, and there helpers only cost (2.4% of the batch row, 2.6 MiB more RSS).
+            guard Self.helpers.reserve() else { return }
             // Off the writer's core: woken by the writer, the helper was otherwise placed beside it (perf sched:
             // both on one core, the other idle), and the transfer gained nothing.
             let writerCore = CSystemShim_current_core()
-            // No thread to be had: the hash stays inline.
             helper = JoinableThread.startIfPossible { [progress] in
                 _ = CSystemShim_leave_core(writerCore)
                 progress.hashInBackground()
             }
+            // No thread to be had: the hash stays inline.
+            if helper == nil { Self.helpers.release() }
         }
     }
 
@@ -65,6 +70,32 @@ final class WrittenFileHasher {
         progress.end(discarding: discarding)
         running.join()
         helper = nil
+        Self.helpers.release()
+    }
+
+    /// The helpers running, at most one fewer than the cores.
+    private static let helpers = HelperSlots(count: ProcessFacts.processorCount - 1)
+}
+
+/// A count of slots taken without waiting: `reserve` fails when all are taken.
+private final class HelperSlots: Sendable {
+    private let taken = Atomic<Int>(0)
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    func reserve() -> Bool {
+        var now = taken.load(ordering: .relaxed)
+        while now < count {
+            let (exchanged, original) = taken.compareExchange(expected: now, desired: now + 1, ordering: .relaxed)
+            if exchanged { return true }
+            now = original
+        }
+        return false
+    }
+
+    func release() {
+        taken.subtract(1, ordering: .relaxed)
     }
 }
 
@@ -119,7 +150,7 @@ private final class HashProgress: @unchecked Sendable {
 
     /// The helper: hashes what is written, a read at a time, sleeping while it has caught up.
     func hashInBackground() {
-        var buffer = [UInt8](repeating: 0, count: WrittenFileHasher.wakeAfter)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
         condition.lock()
         while true {
             while written == hashed && !ending {
