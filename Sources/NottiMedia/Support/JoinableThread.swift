@@ -40,10 +40,4 @@ package final class JoinableThread: @unchecked Sendable {
     package func join() {
         pthread_join(handle, nil)
     }
-
-    /// Lets the thread end on its own, never joined (a read-ahead nobody waits for; ThreadSanitizer
-    /// calls a finished thread nobody joined or detached a leak).
-    func detach() {
-        pthread_detach(handle)
-    }
 }

@@ -38,7 +38,6 @@ final class MediaFetcher {
         try easy.setUserAgent(Self.toolUserAgent)
         if let file = trust.extraCAFile {
             try easy.addTrustedCAs(file: file, systemDirectory: Self.systemCADirectory)
-            SystemTrustStore.readAhead()
         }
         try easy.setConnectTo(trust.connectTo)
     }
