@@ -44,13 +44,25 @@ package final class SHA256 {
         defer { close(descriptor) }
         let hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        var offset = 0
+        guard hasher.update(readingFrom: descriptor, at: &offset, upTo: nil, through: &buffer) == nil else { return nil }
+        return hasher.finalizeHex()
+    }
+
+    /// Hashes the bytes of the file open on `descriptor` from `offset` (moved past what was hashed) up to
+    /// `end` (nil: the file's end), read a `buffer` at a time.
+    /// - Returns: the errno of a read that failed (EIO when the file ended before `end`); nil when all was read.
+    func update(readingFrom descriptor: Int32, at offset: inout Int, upTo end: Int?, through buffer: inout [UInt8]) -> Int32? {
+        while end.map({ offset < $0 }) ?? true {
+            let wanted = min(buffer.count, end.map { $0 - offset } ?? buffer.count)
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(offset)) }
             if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return hasher.finalizeHex() }
-            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            guard count >= 0 else { return errno }
+            if count == 0 { return end == nil ? nil : EIO }
+            buffer.withUnsafeBytes { update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            offset += count
         }
+        return nil
     }
 
     /// The SHA-256 of `bytes`, its 32 bytes.

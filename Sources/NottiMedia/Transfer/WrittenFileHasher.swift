@@ -161,7 +161,7 @@ private final class HashProgress: @unchecked Sendable {
             let end = written
             if end == hashed || discarding { break }
             condition.unlock()
-            let failure = hashRange(upTo: end, through: &buffer)
+            let failure = hash.update(readingFrom: descriptor, at: &hashed, upTo: end, through: &buffer)
             condition.lock()
             if let failure {
                 readFailure = failure
@@ -169,17 +169,5 @@ private final class HashProgress: @unchecked Sendable {
             }
         }
         condition.unlock()
-    }
-
-    /// Reads and hashes the file from `hashed` to `end`. - Returns: the errno of a read that failed.
-    private func hashRange(upTo end: Int, through buffer: inout [UInt8]) -> Int32? {
-        while hashed < end {
-            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, min($0.count, end - hashed), off_t(hashed)) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return count < 0 ? errno : EIO }
-            buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-            hashed += count
-        }
-        return nil
     }
 }
