@@ -84,8 +84,12 @@ let package = Package(
         // libvips (pictures) comes in by its include folders rather than pkg-config, whose
         // `-pthread` SwiftPM refuses with a warning on every build; FFmpeg (video and audio) is
         // opened by the worker on its first stream (its headers are in the default search path).
+        // The decoder's door (SPEC 17): the protocol the tool, the decode worker and its sandboxed children speak,
+        // declared once (include/door.h) and read by both sides, with the check every child's answer passes.
+        .target(name: "CDecodeDoor"),
         .executableTarget(
             name: "notti-media-decode",
+            dependencies: ["CDecodeDoor"],
             cSettings: [
                 .unsafeFlags(["-I/usr/include/glib-2.0", "-I/usr/lib/\(multiarch)/glib-2.0/include", "-pthread"]),
                 // The sandbox's test hook (sandbox.h): read by debug builds (the tests') only.
@@ -124,7 +128,7 @@ let package = Package(
         .target(name: "CServeShim", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "NottiMedia",
-            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite", "CSystemShim"]
+            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite", "CSystemShim", "CDecodeDoor"]
         ),
         .executableTarget(
             name: "notti-media",

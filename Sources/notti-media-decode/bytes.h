@@ -11,6 +11,11 @@ static inline uint32_t be24(const unsigned char *p) { return (uint32_t)p[0] << 1
 static inline uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
 static inline uint64_t be64(const unsigned char *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
 
+/// The bytes left from `at` to `end`: 0 when `at` is past it. Every reader asks its bounds this way, never
+/// `end - at` (which wraps to a huge room once `at` runs past `end`: an MP3 whose first frame overlaps its
+/// ID3v1 tag read 4 bytes beyond the file).
+static inline size_t room(size_t at, size_t end) { return at < end ? end - at : 0; }
+
 /// Bits read most significant first; reading past the end sets `overrun` (and reads zeros).
 typedef struct Bits {
     const unsigned char *bytes;

@@ -142,7 +142,7 @@ static const int least_animated_side = 96;
 /// going down as the bytes say (bytes grow with the area); 1 when one was written, 0 when none fits at
 /// `least_animated_side` or more (the caller writes the first frame), -1 on a write error.
 static int fix_animation(const unsigned char *source, size_t source_length, int pages, int longest, int max_side, long long cap,
-                         int fd, Reply *reply) {
+                         int fd, DoorFacts *facts) {
     int side = longest < max_side ? longest : max_side;
     while (side >= least_animated_side) {
         VipsImage *small = NULL;
@@ -161,12 +161,12 @@ static int fix_animation(const unsigned char *source, size_t source_length, int 
             int failed = sandbox_write_all(fd, bytes, length);
             g_free(bytes);
             if (failed) return -1;
-            reply_string(reply, "status", "fixed");
-            reply_string(reply, "type", "gif");
-            reply_int(reply, "width", width);
-            reply_int(reply, "height", page_height);
-            reply_int(reply, "bytes", (long long)length);
-            reply_int(reply, "frames", pages);
+            door_status(facts, DOOR_FIXED, NULL);
+            door_text(facts, DOOR_TYPE, "gif");
+            door_number(facts, DOOR_WIDTH, width);
+            door_number(facts, DOOR_HEIGHT, page_height);
+            door_number(facts, DOOR_BYTES, (long long)length);
+            door_number(facts, DOOR_FRAMES, pages);
             return 1;
         }
         g_free(bytes);
@@ -178,10 +178,10 @@ static int fix_animation(const unsigned char *source, size_t source_length, int 
     return 0;
 }
 
-void fix_picture(const unsigned char *source, size_t source_length, const char *mime, int max_side, long long target_bytes, long long cap, int fd, Reply *reply) {
+void fix_picture(const unsigned char *source, size_t source_length, const char *mime, int max_side, long long target_bytes, long long cap, int fd, DoorFacts *facts) {
     Loader loader = loader_for(mime);
     if (loader == NONE || max_side < 16 || target_bytes < 1) {
-        reply_failed(reply, loader == NONE ? "not a picture format phones decode" : "no room for a picture");
+        door_failed(facts, loader == NONE ? "not a picture format phones decode" : "no room for a picture");
         return;
     }
     int pages = 1;
@@ -193,15 +193,15 @@ void fix_picture(const unsigned char *source, size_t source_length, const char *
             g_object_unref(header);
             if (pages > 1) {
                 int longest = source_width > source_height ? source_width : source_height;
-                int written = fix_animation(source, source_length, pages, longest, max_side, cap, fd, reply);
+                int written = fix_animation(source, source_length, pages, longest, max_side, cap, fd, facts);
                 if (written < 0) {
-                    reply_failed(reply, strerror(errno));
+                    door_failed(facts, strerror(errno));
                     return;
                 }
                 if (written > 0) {
-                    reply_int(reply, "orientation", 1);
-                    reply_int(reply, "sourceWidth", source_width);
-                    reply_int(reply, "sourceHeight", source_height);
+                    door_number(facts, DOOR_ORIENTATION, 1);
+                    door_number(facts, DOOR_SOURCE_WIDTH, source_width);
+                    door_number(facts, DOOR_SOURCE_HEIGHT, source_height);
                     return;
                 }
             }
@@ -210,7 +210,7 @@ void fix_picture(const unsigned char *source, size_t source_length, const char *
     int png = 0, orientation = 1, width = 0, height = 0;
     VipsImage *upright = prepare(source, source_length, loader, max_side, &png, &orientation, &width, &height);
     if (!upright) {
-        reply_failed(reply, "libvips could not decode it whole");
+        door_failed(facts, "libvips could not decode it whole");
         return;
     }
     int side = vips_image_get_width(upright) > vips_image_get_height(upright) ? vips_image_get_width(upright)
@@ -244,24 +244,24 @@ void fix_picture(const unsigned char *source, size_t source_length, const char *
     if (current) g_object_unref(current);
     g_object_unref(upright);
     if (!bytes) {
-        reply_failed(reply, "no rendition fits in the bytes allowed");
+        door_failed(facts, "no rendition fits in the bytes allowed");
         return;
     }
     int failed = sandbox_write_all(fd, bytes, length);
     g_free(bytes);
     if (failed) {
-        reply_failed(reply, strerror(errno));
+        door_failed(facts, strerror(errno));
         return;
     }
-    reply_string(reply, "status", "fixed");
-    reply_string(reply, "type", png ? "png" : "jpg");
-    reply_int(reply, "width", out_width);
-    reply_int(reply, "height", out_height);
-    reply_int(reply, "bytes", (long long)length);
-    if (!png) reply_int(reply, "quality", quality);
+    door_status(facts, DOOR_FIXED, NULL);
+    door_text(facts, DOOR_TYPE, png ? "png" : "jpg");
+    door_number(facts, DOOR_WIDTH, out_width);
+    door_number(facts, DOOR_HEIGHT, out_height);
+    door_number(facts, DOOR_BYTES, (long long)length);
+    if (!png) door_number(facts, DOOR_QUALITY, quality);
     // An animation no smaller GIF could keep within the bytes: its first frame.
-    if (pages > 1) reply_int(reply, "framesLost", pages - 1);
-    reply_int(reply, "orientation", orientation);
-    reply_int(reply, "sourceWidth", width);
-    reply_int(reply, "sourceHeight", height);
+    if (pages > 1) door_number(facts, DOOR_FRAMES_LOST, pages - 1);
+    door_number(facts, DOOR_ORIENTATION, orientation);
+    door_number(facts, DOOR_SOURCE_WIDTH, width);
+    door_number(facts, DOOR_SOURCE_HEIGHT, height);
 }

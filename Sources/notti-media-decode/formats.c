@@ -8,6 +8,7 @@
 // dav1d, set as Android's Skia codec sets it).
 #define _GNU_SOURCE
 #include "formats.h"
+#include "door.h"
 
 #include "sandbox.h"
 
@@ -475,43 +476,53 @@ int format_read(const char *format, const unsigned char *bytes, size_t length, i
     return decode ? decode(bytes, length, decode_side, most_pixels, facts, words, size) : 0;
 }
 
-/// What a decoding child hands its parent through the pipe.
-typedef struct ChildAnswer {
-    int ok;
-    PictureFacts facts;
-    char words[512];
-} ChildAnswer;
-
 /// What a decoding child reads: the mapped file, and how far to decode it.
 typedef struct ChildWork {
-    const char *format;
+    const char *library, *format;
     const unsigned char *bytes;
     size_t length;
     int decode_side;
     double most_pixels;
 } ChildWork;
 
-static void decode_in_child(void *context, void *answer) {
-    const ChildWork *work = context;
-    ChildAnswer *reply = answer;
-    reply->ok = format_read(work->format, work->bytes, work->length, work->decode_side, work->most_pixels, &reply->facts,
-                            reply->words, sizeof reply->words);
+/// The answer of a picture its library decoded whole and clean, in the door's terms.
+static void answer_clean(const PictureFacts *facts, const char *format, DoorFacts *answer) {
+    door_kind(answer, DOOR_PICTURE);
+    door_text(answer, DOOR_FORMAT, facts->format[0] ? facts->format : format);
+    door_number(answer, DOOR_WIDTH, facts->width);
+    door_number(answer, DOOR_HEIGHT, facts->height);
+    door_number(answer, DOOR_FRAMES, facts->frames > 0 ? facts->frames : 1);
+    door_number(answer, DOOR_ORIENTATION, facts->orientation >= 1 && facts->orientation <= 8 ? facts->orientation : 1);
+    door_number(answer, DOOR_DECODED_BYTES, door_decoded_bytes(facts->width, facts->height));
+    if (facts->header_only) {
+        door_status(answer, DOOR_DECODED, "judged from its header: more than 100,000,000 pixels are not decoded");
+        return;
+    }
+    door_flag(answer, DOOR_COMPLETE, 1);
+    door_status(answer, DOOR_DECODED, NULL);
 }
 
-int format_decode(const char *format, int descriptor, int decode_side, double most_pixels, PictureFacts *facts,
-                  char *words, size_t size) {
-    words[0] = 0;
-    *facts = (PictureFacts){0};
-    if (!format_has_library(format)) return 0;
+static void decode_in_child(void *context, DoorFacts *answer) {
+    const ChildWork *work = context;
+    PictureFacts facts;
+    char words[DOOR_DETAIL_BYTES];
+    if (format_read(work->library, work->bytes, work->length, work->decode_side, work->most_pixels, &facts, words, sizeof words)) {
+        answer_clean(&facts, work->format, answer);
+    } else {
+        // Not the verdict: the worker hands the file to libvips, with these words for its detail.
+        door_status(answer, DOOR_UNDECODABLE, words);
+    }
+}
+
+int format_decode(const char *library, const char *format, int descriptor, int decode_side, double most_pixels, DoorFacts *facts) {
+    door_begin(facts);
+    if (!format_has_library(library)) return 0;
     size_t length;
     const unsigned char *bytes = sandbox_map(descriptor, &length);
     if (!bytes || length == 0) return 0;
-    ChildWork work = {format, bytes, length, decode_side, most_pixels};
-    ChildAnswer reply = {0};
-    int answered = sandbox_run(format, decode_in_child, &work, &reply, sizeof reply);
+    ChildWork work = {library, format, bytes, length, decode_side, most_pixels};
+    int answered = sandbox_run(library, decode_in_child, &work, facts);
     sandbox_unmap(bytes, length);
-    if (!answered) return 0;
-    *facts = reply.facts;
-    snprintf(words, size, "%s", reply.words);
-    return reply.ok;
+    // A machine's failure is the answer; a library's refusal leaves the file to libvips.
+    return !answered || facts->status == DOOR_DECODED;
 }

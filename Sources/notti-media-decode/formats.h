@@ -9,6 +9,8 @@
 #ifndef NOTTI_DECODE_FORMATS_H
 #define NOTTI_DECODE_FORMATS_H
 
+#include "door.h"
+
 #include <stddef.h>
 
 typedef struct PictureFacts {
@@ -26,12 +28,13 @@ typedef struct PictureFacts {
 /// child's filter is on.
 int format_has_library(const char *format);
 
-/// Reads the picture in `descriptor` with its format's library, in a sandboxed child (sandbox.h): 1 when it decodes whole, with no
-/// warning (`facts` filled; only the header read past `most_pixels` pixels), 0 otherwise, with
-/// the library's words in `words` (empty when it said none). `decode_side`: the shortest long
-/// side a scaled decode (JPEG's DCT scaling, WebP's) keeps.
-int format_decode(const char *format, int descriptor, int decode_side, double most_pixels, PictureFacts *facts,
-                  char *words, size_t size);
+/// Reads the picture in `descriptor` with `library` ("jpeg" … "avif"), in a sandboxed child (sandbox.h). Returns 1
+/// when `facts` is the answer: the picture decoded whole with no warning (only its header read past
+/// `most_pixels` pixels; `format` named where the reader tells none apart), or the child failed (the machine's
+/// fault: DOOR_DECODER_FAILED, DOOR_SANDBOX_UNAVAILABLE). 0 when the library refused it or is not here: the
+/// file is left to libvips, with the library's words, if any, in `facts->detail`. `decode_side`: the shortest
+/// long side a scaled decode (JPEG's DCT scaling, WebP's) keeps.
+int format_decode(const char *library, const char *format, int descriptor, int decode_side, double most_pixels, DoorFacts *facts);
 
 /// The sandboxed child's step, in the calling process and without a filter: `bytes` read by `format`'s library,
 /// as `format_decode` answers (0 for a format without one). Fuzz/DecoderFuzzer.c calls it on hostile bytes.

@@ -130,11 +130,11 @@ int h264_parameters(const unsigned char *avcc, size_t length, int *length_size, 
 /// 0 at the sample's end or where a length runs past it.
 static int next_nal(const unsigned char *sample, size_t length, int length_size, size_t *at, const unsigned char **nal,
                     size_t *size) {
-    if (length - *at < (size_t)length_size) return 0;
+    if (room(*at, length) < (size_t)length_size) return 0;
     size_t value = 0;
     for (int i = 0; i < length_size; i++) value = value << 8 | sample[*at + i];
     *at += (size_t)length_size;
-    if (value > length - *at) return 0;
+    if (value > room(*at, length)) return 0;
     *nal = sample + *at;
     *size = value;
     *at += value;

@@ -10,18 +10,18 @@
 #ifndef NOTTI_DECODE_LEAN_STREAM_H
 #define NOTTI_DECODE_LEAN_STREAM_H
 
-#include "reply.h"
+#include "door.h"
 
 #include <stddef.h>
 
 /// The facts of `length` bytes of an MP4 family file of H.264 video and AAC or MP3 audio, as stream.c's FFmpeg
-/// reading gives them: 1 when answered in `reply`, 0 when the file is left to FFmpeg (`reply` untouched).
-int mp4_read(const unsigned char *bytes, size_t length, Reply *reply);
+/// reading gives them: 1 when answered in `facts`, 0 when the file is left to FFmpeg (`facts` untouched).
+int mp4_read(const unsigned char *bytes, size_t length, DoorFacts *facts);
 
 /// The same for an MP3 file: a clean chain of MPEG audio frames after an ID3v2 tag, with LAME's Info tag.
-int mp3_read(const unsigned char *bytes, size_t length, Reply *reply);
+int mp3_read(const unsigned char *bytes, size_t length, DoorFacts *facts);
 
 /// Either reader, by the bytes' signature: 1 answered, 0 left to FFmpeg.
-int lean_stream_read(const unsigned char *bytes, size_t length, Reply *reply);
+int lean_stream_read(const unsigned char *bytes, size_t length, DoorFacts *facts);
 
 #endif

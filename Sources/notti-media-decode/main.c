@@ -9,21 +9,12 @@
 // with its own memory limit, which the tool kills and restarts when it crashes
 // or outlives a record's deadline.
 //
-// Protocol, on descriptor 3 (a SOCK_SEQPACKET socket): each request is one
-// message carrying descriptors (SCM_RIGHTS), each answer one message, a JSON
-// object (reply.h). A decode request is the sniffed MIME type as text, with the
-// file's descriptor. A render request (the preview's pictures) is the lines
-// "render", the MIME type, the rows a cut file draws ("-": all) and the
-// renditions' names separated by spaces, with the file's descriptor and then
-// one descriptor per rendition to write it to. A fix request (`fix`) is the
-// lines "fix", the MIME type, the longest side, the most bytes of a still picture and
-// the strictest record's cap (an animation's most bytes), with
-// the file's descriptor and the one to write the new picture to. A poster request
-// (`fix`'s still of a video, for Android) is the line "poster", with the video's
-// descriptor and the one to write its first frame to, as JPEG. The worker
-// opens no path of its own; it exits when the socket closes. Renders, fixes and
-// posters are made in a sandboxed child too, from the file mapped, writing to the
-// descriptors that came with the request and to no other (sandbox_run_writing).
+// Protocol: the decoder's door, declared once in Sources/CDecodeDoor/include/door.h and read by the tool
+// too: the worker says its version first, then answers each request (one message on descriptor 3, a
+// SOCK_SEQPACKET socket, its files as descriptors) with one JSON object written from checked facts. The
+// worker opens no path of its own; it exits when the socket closes. Decodes, renders, fixes and posters are
+// made in a sandboxed child, from the file mapped, writing to the descriptors that came with the request and
+// to no other (sandbox_run_writing), and answering a DoorFacts record the worker checks before it uses it.
 #define _GNU_SOURCE
 #include "ffmpeg.h"
 #include "fix.h"
@@ -109,9 +100,8 @@ typedef struct Making {
 } Making;
 
 /// The child's step: its outputs are its descriptors SANDBOX_FIRST_OUTPUT, … (sandbox.h).
-static void make_in_child(void *context, void *answer) {
+static void make_in_child(void *context, DoorFacts *facts) {
     const Making *making = context;
-    Reply *reply = answer;
     // ORC, libvips's vector code, compiles to memory it maps executable: the filter refuses that.
     if (libvips_ready()) vips_vector_set_enabled(FALSE);
     int first = SANDBOX_FIRST_OUTPUT;
@@ -119,39 +109,34 @@ static void make_in_child(void *context, void *answer) {
     case RENDER: {
         int fds[SANDBOX_MOST_OUTPUTS];
         for (int i = 0; i < making->renditions; i++) fds[i] = first + i;
-        render_picture(making->bytes, making->length, making->mime, making->drawn_rows, making->names, fds, making->renditions, reply);
+        render_picture(making->bytes, making->length, making->mime, making->drawn_rows, making->names, fds, making->renditions, facts);
         break;
     }
     case FIX_PICTURE:
-        fix_picture(making->bytes, making->length, making->mime, making->max_side, making->target_bytes, making->cap, first, reply);
+        fix_picture(making->bytes, making->length, making->mime, making->max_side, making->target_bytes, making->cap, first, facts);
         break;
-    case FIX_STREAM: fix_stream(making->bytes, making->length, making->target_bytes, first, reply); break;
-    case POSTER: poster_frame(making->bytes, making->length, first, reply); break;
+    case FIX_STREAM: fix_stream(making->bytes, making->length, making->target_bytes, first, facts); break;
+    case POSTER: poster_frame(making->bytes, making->length, first, facts); break;
     }
 }
 
-/// Runs `making` in a sandboxed child, its file mapped from `file` and its outputs `outputs`; the answer's
-/// members follow those of `reply`. What a child needs opened (libvips's module for the format, FFmpeg's
+/// Runs `making` in a sandboxed child, its file mapped from `file` and its outputs `outputs`: `facts` is its
+/// answer, checked by the door. What a child needs opened (libvips's module for the format, FFmpeg's
 /// libraries) is opened here first.
-static void make(Making *making, int file, const int *outputs, int count, Reply *reply) {
+static void make(Making *making, int file, const int *outputs, int count, DoorFacts *facts) {
     if (making->kind == FIX_STREAM || making->kind == POSTER) {
-        if (!ffmpeg_loaded()) return reply_failed(reply, "FFmpeg's libraries are not installed");
+        if (!ffmpeg_loaded()) return door_failed(facts, "FFmpeg's libraries are not installed");
     } else if (!loader_ready(loader_for(making->mime))) {
         char detail[512];
         first_error(detail, sizeof detail);
-        return reply_failed(reply, detail[0] ? detail : "libvips cannot read this format here");
+        return door_failed(facts, detail[0] ? detail : "libvips cannot read this format here");
     }
-    if (!(making->bytes = sandbox_map(file, &making->length))) return reply_failed(reply, "the worker cannot map the file");
+    if (!(making->bytes = sandbox_map(file, &making->length))) return door_failed(facts, "the worker cannot map the file");
     // The tests' planted call names the step ("render:image/png", "fix:video/mp4"): a decode's is the format's.
     static const char *const steps[] = {"render", "fix", "fix", "poster"};
     char name[300];
     snprintf(name, sizeof name, "%s:%s", steps[making->kind], making->mime);
-    Reply answer = *reply;
-    if (sandbox_run_writing(name, make_in_child, making, &answer, sizeof answer, outputs, count)) {
-        *reply = answer;
-    } else {
-        reply_failed(reply, "the worker's child ended without an answer");
-    }
+    sandbox_run_writing(name, make_in_child, making, facts, outputs, count);
     sandbox_unmap(making->bytes, making->length);
 }
 
@@ -161,6 +146,15 @@ static void answer(const Reply *reply) {
         sent = send(CHANNEL, reply->text, reply->length, MSG_NOSIGNAL);
     } while (sent < 0 && errno == EINTR);
     if (sent < 0) exit(1);
+}
+
+/// The door's first message (door.h): the protocol this worker speaks.
+static void say_version(void) {
+    Reply hello;
+    reply_begin(&hello);
+    reply_int(&hello, "door", DOOR_VERSION);
+    reply_end(&hello);
+    answer(&hello);
 }
 
 int main(int argc, char **argv) {
@@ -196,17 +190,19 @@ int main(int argc, char **argv) {
     // the worker's own readers leave to it (lean_stream.h), or a fix or a poster.
     const char *why = NULL;
 
+    say_version();
     char text[512];
     int fds[MOST_DESCRIPTORS], count = 0;
     int status;
     while ((status = receive(text, sizeof text, fds, &count)) > 0) {
-        Reply reply;
-        reply_begin(&reply);
+        DoorFacts facts;
+        door_begin(&facts);
         const char *mime = text;
         long drawn_rows = -1;
         char *names[MOST_DESCRIPTORS];
         int rendering = strncmp(text, "render\n", 7) == 0, fixing = strncmp(text, "fix\n", 4) == 0;
         int posting = strcmp(text, "poster") == 0 || strcmp(text, "poster\n") == 0;
+        int making = rendering || fixing || posting;
         int renditions = rendering ? parse_render(text, &mime, &drawn_rows, names, MOST_DESCRIPTORS - 1) : fixing || posting ? 1 : 0;
         long long max_side = 0, target_bytes = 0, cap = 0;
         char fix_mime[256] = "";
@@ -216,14 +212,14 @@ int main(int argc, char **argv) {
         // loaded by decode_picture only for a file that library refuses.
         int lean = picture && !rendering && !fixing && !picture_needs_libvips(mime);
         int vips_ready = picture && !lean && libvips_loaded(&why);
-        if (count < 1 || ((rendering || fixing || posting) && renditions != count - 1)) {
-            reply_string(&reply, "status", rendering || fixing || posting ? "failed" : "not_decoded");
-            reply_string(&reply, "detail", count < 1 ? "no file came with the request" : "one descriptor for each rendition is needed");
+        if (count < 1 || (making && renditions != count - 1)) {
+            // The tool's request is not the door's: no verdict of the media.
+            door_status(&facts, making ? DOOR_FAILED : DOOR_DECODER_FAILED,
+                        count < 1 ? "no file came with the request" : "one descriptor for each rendition is needed");
         } else if (picture && !lean && !vips_ready) {
-            reply_string(&reply, "status", rendering || fixing ? "failed" : "not_decoded");
-            reply_string(&reply, "detail", why);
-        } else if (posting || fixing || rendering) {
-            Making making = {
+            door_status(&facts, making ? DOOR_FAILED : DOOR_DECODER_MISSING, why);
+        } else if (making) {
+            Making work = {
                 .kind = posting ? POSTER : fixing && !picture ? FIX_STREAM : fixing ? FIX_PICTURE : RENDER,
                 .mime = fixing ? fix_mime : posting ? "video" : mime,
                 .drawn_rows = drawn_rows,
@@ -233,16 +229,24 @@ int main(int argc, char **argv) {
                 .target_bytes = target_bytes,
                 .cap = cap,
             };
-            make(&making, fds[0], fds + 1, renditions, &reply);
+            make(&work, fds[0], fds + 1, renditions, &facts);
+        } else if (picture) {
+            decode_picture(fds[0], mime, &facts);
         } else {
-            if (picture) {
-                decode_picture(fds[0], mime, &reply);
-            } else {
-                decode_stream(fds[0], mime, &reply);
-            }
+            decode_stream(fds[0], mime, &facts);
         }
-        reply_end(&reply);
         for (int i = 0; i < count; i++) close(fds[i]);
+        // A child's facts were checked as they came (sandbox_run); the worker's own are checked too, so that
+        // no answer leaves the worker that the door does not allow.
+        char problem[256];
+        if (!door_facts_check(&facts, problem, sizeof problem) || facts.status == DOOR_NO_ANSWER) {
+            door_begin(&facts);
+            door_status(&facts, making ? DOOR_FAILED : DOOR_DECODER_FAILED, "the worker's own answer was not the door's");
+        }
+        Reply reply;
+        reply_begin(&reply);
+        reply_facts(&reply, &facts);
+        reply_end(&reply);
         answer(&reply);
         if (libvips_ready()) vips_error_clear();
     }

@@ -58,18 +58,18 @@ static long frames_to_end(const unsigned char *bytes, size_t at, size_t end, con
     long counted = 0;
     uint32_t kind = SAME_KIND | (constant ? 0xf000u : 0), first = 0;
     size_t start = at;
-    if (end - at < 4 || (be32(bytes + at) & 0xfffe0c00u) != (tag->header & 0xfffe0c00u)) return -1;
+    if (room(at, end) < 4 || (be32(bytes + at) & 0xfffe0c00u) != (tag->header & 0xfffe0c00u)) return -1;
     while (at < end) {
         Frame frame;
-        if (end - at < 4 || !layer3_frame(be32(bytes + at), &frame) || (counted && (frame.header & kind) != (first & kind)) ||
-            frame.size > end - at) {
+        if (room(at, end) < 4 || !layer3_frame(be32(bytes + at), &frame) || (counted && (frame.header & kind) != (first & kind)) ||
+            frame.size > room(at, end)) {
             break;
         }
         if (!counted) first = frame.header;
         at += frame.size;
         counted++;
     }
-    size_t tail = end - at;
+    size_t tail = room(at, end);
     if (tail > 4096 || tail > (end - start) / 16) return -1;
     for (size_t i = at; i + 1 < end; i++) {
         if (bytes[i] == 0xff && (bytes[i + 1] & 0xe0) == 0xe0) return -1;
@@ -100,15 +100,15 @@ static long tagged_frames(const unsigned char *bytes, size_t length, size_t base
     return frames;
 }
 
-int mp3_read(const unsigned char *bytes, size_t length, Reply *reply) {
+int mp3_read(const unsigned char *bytes, size_t length, DoorFacts *facts) {
     size_t base = id3v2_size(bytes, length);
-    if (base == SIZE_MAX || length - base < 4) return 0;
+    if (base == SIZE_MAX || room(base, length) < 4) return 0;
     Frame first;
-    if (!layer3_frame(be32(bytes + base), &first) || first.size > length - base) return 0;
+    if (!layer3_frame(be32(bytes + base), &first) || first.size > room(base, length)) return 0;
     long tagged = tagged_frames(bytes, length, base, &first);
     if (tagged < 0) return 0;
     size_t end = length;
-    if (end - base >= 128 && memcmp(bytes + end - 128, "TAG", 3) == 0) end -= 128;
+    if (room(base, end) >= 128 && memcmp(bytes + end - 128, "TAG", 3) == 0) end -= 128;
     // Tagged: the frames after the tag's, as many as it says. Untagged: FFmpeg estimates the duration from the
     // bit rate, the same in every frame here (a constant bit rate), so the estimate is the file's.
     long counted = frames_to_end(bytes, tagged ? base + first.size : base, end, &first, !tagged);
@@ -123,18 +123,18 @@ int mp3_read(const unsigned char *bytes, size_t length, Reply *reply) {
     }
     // Then av_rescale_q to microseconds, rounded to nearest.
     uint64_t microseconds = (uint64_t)(((unsigned __int128)ticks * 125 + 882) / 1764);
-    reply_string(reply, "kind", "audio");
-    reply_string(reply, "audioCodec", "mp3");
-    reply_double(reply, "durationSeconds", (double)microseconds / 1000000.0);
-    reply_bool(reply, "complete", 1);
-    reply_string(reply, "status", "decoded");
+    door_kind(facts, DOOR_AUDIO);
+    door_text(facts, DOOR_AUDIO_CODEC, "mp3");
+    door_seconds(facts, (double)microseconds / 1000000.0);
+    door_flag(facts, DOOR_COMPLETE, 1);
+    door_status(facts, DOOR_DECODED, NULL);
     return 1;
 }
 
-int lean_stream_read(const unsigned char *bytes, size_t length, Reply *reply) {
-    if (length >= 8 && memcmp(bytes + 4, "ftyp", 4) == 0) return mp4_read(bytes, length, reply);
+int lean_stream_read(const unsigned char *bytes, size_t length, DoorFacts *facts) {
+    if (length >= 8 && memcmp(bytes + 4, "ftyp", 4) == 0) return mp4_read(bytes, length, facts);
     if (length >= 4 && (memcmp(bytes, "ID3", 3) == 0 || (bytes[0] == 0xff && (bytes[1] & 0xe0) == 0xe0))) {
-        return mp3_read(bytes, length, reply);
+        return mp3_read(bytes, length, facts);
     }
     return 0;
 }

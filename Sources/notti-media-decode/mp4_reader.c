@@ -23,16 +23,16 @@ typedef struct Box {
 
 /// The box at `*at` in [start, end): 1 and `*at` moved past it, or 0 when none fits whole.
 static int next_box(const unsigned char *start, size_t end, size_t *at, Box *box) {
-    if (end - *at < 8) return 0;
+    if (room(*at, end) < 8) return 0;
     const unsigned char *p = start + *at;
     uint64_t size = be32(p);
     size_t header = 8;
     if (size == 1) {
-        if (end - *at < 16) return 0;
+        if (room(*at, end) < 16) return 0;
         size = be64(p + 8);
         header = 16;
     }
-    if (size < header || size > end - *at) return 0;  // size 0 (to the end) and overruns: left to FFmpeg
+    if (size < header || size > room(*at, end)) return 0;  // size 0 (to the end) and overruns: left to FFmpeg
     box->type = be32(p + 4);
     box->body = p + header;
     box->length = (size_t)size - header;
@@ -370,7 +370,7 @@ static int aac_entry(const Track *track) {
     return aac;
 }
 
-int mp4_read(const unsigned char *bytes, size_t length, Reply *reply) {
+int mp4_read(const unsigned char *bytes, size_t length, DoorFacts *facts) {
     size_t at = 0;
     Box box;
     if (!next_box(bytes, length, &at, &box) || box.type != FOURCC('f', 't', 'y', 'p') || box.length < 8) return 0;
@@ -427,20 +427,20 @@ int mp4_read(const unsigned char *bytes, size_t length, Reply *reply) {
     unsigned __int128 scaled = (unsigned __int128)movie.duration * 1000000u + movie.timescale / 2;
     double seconds = (double)(uint64_t)(scaled / movie.timescale) / 1000000.0;
     if (video) {
-        reply_string(reply, "kind", "video");
-        reply_string(reply, "container", brand);
-        reply_string(reply, "videoCodec", "h264");
-        reply_string(reply, "videoTag", "avc1");
-        reply_int(reply, "width", width);
-        reply_int(reply, "height", height);
-        reply_double(reply, "durationSeconds", seconds);
-        reply_string(reply, "audioCodec", audio ? "aac" : NULL);
+        door_kind(facts, DOOR_VIDEO);
+        door_text(facts, DOOR_CONTAINER, brand);
+        door_text(facts, DOOR_VIDEO_CODEC, "h264");
+        door_text(facts, DOOR_VIDEO_TAG, "avc1");
+        door_number(facts, DOOR_WIDTH, width);
+        door_number(facts, DOOR_HEIGHT, height);
+        door_seconds(facts, seconds);
+        door_text(facts, DOOR_AUDIO_CODEC, audio ? "aac" : NULL);
     } else {
-        reply_string(reply, "kind", "audio");
-        reply_string(reply, "audioCodec", "aac");
-        reply_double(reply, "durationSeconds", seconds);
+        door_kind(facts, DOOR_AUDIO);
+        door_text(facts, DOOR_AUDIO_CODEC, "aac");
+        door_seconds(facts, seconds);
     }
-    reply_bool(reply, "complete", 1);
-    reply_string(reply, "status", "decoded");
+    door_flag(facts, DOOR_COMPLETE, 1);
+    door_status(facts, DOOR_DECODED, NULL);
     return 1;
 }

@@ -12,8 +12,10 @@
 // an earlier render or fix, a forked child does not have: a pool's task there
 // waited for ever. What the child may not open, the worker opens first: the
 // format's libvips module, and ImageMagick's configuration and BMP coder.
+#define _GNU_SOURCE
 #include "picture.h"
 #include "formats.h"
+#include "door.h"
 #include "reply.h"
 #include "sandbox.h"
 
@@ -137,14 +139,19 @@ const char *first_error(char *buffer, size_t size) {
 
 /// Whether a warning says the coded data is broken (not a benign one, such as
 /// extraneous bytes between markers, which every phone draws through).
+/// The decoders' words are matched whatever their case: libjpeg writes "Corrupt JPEG data", libpng "CRC error".
 static int corrupt(const char *warning) {
-    static const char *const signs[] = {"Huffman", "Invalid", "CRC", "bad ", "Bogus", "corrupt"};
-    if (strstr(warning, "extraneous bytes")) return 0;
+    static const char *const signs[] = {"huffman", "invalid", "crc", "bad ", "bogus", "corrupt"};
+    if (strcasestr(warning, "extraneous bytes")) return 0;
     for (size_t i = 0; i < sizeof signs / sizeof *signs; i++) {
-        if (strstr(warning, signs[i])) return 1;
+        if (strcasestr(warning, signs[i])) return 1;
     }
     return 0;
 }
+
+/// Whether a warning says the coded data ends early though the file goes on (libjpeg's "premature end of data
+/// segment": a JPEG cut and closed with an end marker).
+static int cut_short(const char *warning) { return strcasestr(warning, "premature end") != NULL; }
 
 /// The rows of a picture, kept whole in memory (a cut file's, shrunk to a column per 64).
 typedef struct Rows {
@@ -245,25 +252,6 @@ int picture_needs_libvips(const char *mime) {
     return library && !format_has_library(library);
 }
 
-/// The facts of a picture its format's library decoded whole and clean (formats.h).
-static void reply_clean(const PictureFacts *facts, const char *format, Reply *reply) {
-    reply_string(reply, "kind", "picture");
-    reply_string(reply, "format", format);
-    reply_int(reply, "width", facts->width);
-    reply_int(reply, "height", facts->height);
-    reply_int(reply, "frames", facts->frames > 0 ? facts->frames : 1);
-    reply_int(reply, "orientation", facts->orientation);
-    reply_int(reply, "decodedBytes", (long long)facts->width * facts->height * 4);
-    if (facts->header_only) {
-        reply_null(reply, "complete");
-        reply_string(reply, "status", "decoded");
-        reply_string(reply, "detail", "judged from its header: more than 100,000,000 pixels are not decoded");
-        return;
-    }
-    reply_bool(reply, "complete", 1);
-    reply_string(reply, "status", "decoded");
-}
-
 /// libvips's words for a detail, else the format library's (libvips says nothing on some broken headers).
 static const char *words_of(char *error, const char *words) {
     return error[0] ? error : words;
@@ -275,73 +263,53 @@ typedef struct Judgement {
     const unsigned char *bytes;
     size_t length;
     Loader loader;
-    /// The format the reply names ("avif" for an AVIF, which libvips reads with its HEIF loader).
+    /// The format the facts names ("avif" for an AVIF, which libvips reads with its HEIF loader).
     const char *format;
     const char *words;
 } Judgement;
 
 /// libvips's verdict on the file (the child's step of `decode_picture`): the answer's members after the
 /// worker's own.
-static void judge(const unsigned char *bytes, size_t length, Loader loader, const char *format, const char *words, Reply *reply);
+static void judge(const unsigned char *bytes, size_t length, Loader loader, const char *format, const char *words, DoorFacts *facts);
 
-static void judge_in_child(void *context, void *answer) {
+static void judge_in_child(void *context, DoorFacts *answer) {
     const Judgement *job = context;
     // ORC, libvips's vector code, compiles to memory it maps executable: the filter refuses that.
     vips_vector_set_enabled(FALSE);
     judge(job->bytes, job->length, job->loader, job->format, job->words, answer);
 }
 
-void decode_picture(int descriptor, const char *mime, Reply *reply) {
+void decode_picture(int descriptor, const char *mime, DoorFacts *facts) {
     Loader loader = loader_for(mime);
-    char words[512] = "";
-    if (loader == NONE) {
-        reply_string(reply, "status", "not_decoded");
-        reply_string(reply, "detail", "not a picture format phones decode");
-        return;
-    }
+    char words[DOOR_DETAIL_BYTES] = "";
+    if (loader == NONE) return door_status(facts, DOOR_UNSUPPORTED_TYPE, "not a picture format phones decode");
     // The format's own library first: a file that decodes whole and clean is judged without libvips.
     const char *library = library_for(mime);
     if (format_has_library(library)) {
-        PictureFacts facts;
-        if (format_decode(library, descriptor, decode_side, header_only_pixels, &facts, words, sizeof words)) {
-            reply_clean(&facts, facts.format[0] ? facts.format : format_name(loader), reply);
-            return;
-        }
+        if (format_decode(library, format_name(loader), descriptor, decode_side, header_only_pixels, facts)) return;
+        // Checked by the door: terminated within its bytes.
+        snprintf(words, sizeof words, "%s", facts->detail);
+        door_begin(facts);
     }
     const char *why = NULL;
-    if (!libvips_loaded(&why)) {
-        reply_string(reply, "status", "not_decoded");
-        reply_string(reply, "detail", why);
-        return;
-    }
+    if (!libvips_loaded(&why)) return door_status(facts, DOOR_DECODER_MISSING, why);
     // Opened here, before the child's filter: the format's module (and ImageMagick's files).
     loader_ready(loader);
     Judgement job = {NULL, 0, loader, !strcmp(mime, "image/avif") ? "avif" : format_name(loader), words};
-    if (!(job.bytes = sandbox_map(descriptor, &job.length))) {
-        reply_string(reply, "status", "not_decoded");
-        reply_string(reply, "detail", "the worker cannot map the file");
-        return;
-    }
-    // The child answers in a copy of the reply begun here, and hands it back whole.
-    Reply answer = *reply;
-    if (sandbox_run(format_name(loader), judge_in_child, &job, &answer, sizeof answer)) {
-        *reply = answer;
-    } else {
-        reply_string(reply, "status", "not_decoded");
-        reply_string(reply, "detail", "the picture decoder ended without an answer");
-    }
+    if (!(job.bytes = sandbox_map(descriptor, &job.length))) return door_status(facts, DOOR_DECODER_FAILED, "the worker cannot map the file");
+    sandbox_run(format_name(loader), judge_in_child, &job, facts);
     sandbox_unmap(job.bytes, job.length);
 }
 
-static void judge(const unsigned char *bytes, size_t length, Loader loader, const char *format, const char *words, Reply *reply) {
+static void judge(const unsigned char *bytes, size_t length, Loader loader, const char *format, const char *words, DoorFacts *facts) {
     char error[512];
     VipsImage *header = load_bytes(bytes, length, loader, 1, VIPS_FAIL_ON_NONE);
     if (!header) {
-        reply_string(reply, "status", "undecodable");
-        reply_string(reply, "kind", "picture");
-        reply_string(reply, "format", format);
+        door_status(facts, DOOR_UNDECODABLE, NULL);
+        door_kind(facts, DOOR_PICTURE);
+        door_text(facts, DOOR_FORMAT, format);
         if (loader != PNG || !png_critical_crc_error(bytes, length, error, sizeof error)) first_error(error, sizeof error);
-        reply_string(reply, "detail", words_of(error, words));
+        door_detail(facts, words_of(error, words));
         return;
     }
     int width = vips_image_get_width(header), height = vips_image_get_height(header);
@@ -355,17 +323,17 @@ static void judge(const unsigned char *bytes, size_t length, Loader loader, cons
         format = "avif";
     }
     g_object_unref(header);
-    reply_string(reply, "kind", "picture");
-    reply_string(reply, "format", format);
-    reply_int(reply, "width", width);
-    reply_int(reply, "height", height);
-    reply_int(reply, "frames", frames > 0 ? frames : 1);
-    reply_int(reply, "orientation", orientation);
-    reply_int(reply, "decodedBytes", (long long)width * height * 4);
+    door_kind(facts, DOOR_PICTURE);
+    door_text(facts, DOOR_FORMAT, format);
+    door_number(facts, DOOR_WIDTH, width);
+    door_number(facts, DOOR_HEIGHT, height);
+    door_number(facts, DOOR_FRAMES, frames > 0 ? frames : 1);
+    door_number(facts, DOOR_ORIENTATION, orientation);
+    door_number(facts, DOOR_DECODED_BYTES, door_decoded_bytes(width, height));
     if ((double)width * height > header_only_pixels) {
-        reply_null(reply, "complete");
-        reply_string(reply, "status", "decoded");
-        reply_string(reply, "detail", "judged from its header: more than 100,000,000 pixels are not decoded");
+        door_clear(facts, DOOR_COMPLETE);
+        door_status(facts, DOOR_DECODED, NULL);
+        door_detail(facts, "judged from its header: more than 100,000,000 pixels are not decoded");
         return;
     }
     int longest = width > height ? width : height;
@@ -374,8 +342,8 @@ static void judge(const unsigned char *bytes, size_t length, Loader loader, cons
         while (shrink < 8 && longest / (shrink * 2) >= decode_side) shrink *= 2;
     }
     if (loader == PNG && png_critical_crc_error(bytes, length, error, sizeof error)) {
-        reply_string(reply, "status", "undecodable");
-        reply_string(reply, "detail", error);
+        door_status(facts, DOOR_UNDECODABLE, NULL);
+        door_detail(facts, error);
         return;
     }
     vips_error_clear();
@@ -387,14 +355,14 @@ static void judge(const unsigned char *bytes, size_t length, Loader loader, cons
         first_error(error, sizeof error);
         long rows = drawn_rows(bytes, length, loader, shrink, height);
         if (rows <= 0) {
-            reply_string(reply, "status", "undecodable");
-            reply_string(reply, "detail", words_of(error, words));
+            door_status(facts, DOOR_UNDECODABLE, NULL);
+            door_detail(facts, words_of(error, words));
             return;
         }
-        reply_bool(reply, "complete", 0);
-        reply_int(reply, "drawnRows", rows);
-        reply_string(reply, "status", "decoded");
-        reply_string(reply, "detail", words_of(error, words));
+        door_flag(facts, DOOR_COMPLETE, 0);
+        door_number(facts, DOOR_DRAWN_ROWS, rows);
+        door_status(facts, DOOR_DECODED, NULL);
+        door_detail(facts, words_of(error, words));
         return;
     }
     // Data that is not what it claims: libjpeg calls a bad Huffman code a warning and draws noise.
@@ -406,11 +374,22 @@ static void judge(const unsigned char *bytes, size_t length, Loader loader, cons
         clean = decodes(image);
         if (image) g_object_unref(image);
     }
-    if (!clean && corrupt(first_error(error, sizeof error))) {
-        reply_string(reply, "status", "undecodable");
-        reply_string(reply, "detail", error);
+    if (!clean && cut_short(first_error(error, sizeof error))) {
+        // The data ends before the picture does, behind an end marker (a cut upload an editor closed): the
+        // rows above the cut are drawn, as for a file that simply ends.
+        long rows = drawn_rows(bytes, length, loader, shrink, height);
+        if (rows > 0 && rows < height) {
+            door_flag(facts, DOOR_COMPLETE, 0);
+            door_number(facts, DOOR_DRAWN_ROWS, rows);
+            door_status(facts, DOOR_DECODED, error);
+            return;
+        }
+    }
+    if (!clean && corrupt(error)) {
+        door_status(facts, DOOR_UNDECODABLE, NULL);
+        door_detail(facts, error);
         return;
     }
-    reply_bool(reply, "complete", 1);
-    reply_string(reply, "status", "decoded");
+    door_flag(facts, DOOR_COMPLETE, 1);
+    door_status(facts, DOOR_DECODED, NULL);
 }

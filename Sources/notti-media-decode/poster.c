@@ -37,11 +37,11 @@ static AVFrame *full_range(const AVFrame *frame) {
     return still;
 }
 
-void poster_frame(const unsigned char *bytes, size_t length, int fd, Reply *reply) {
-    if (!ffmpeg_loaded()) return reply_failed(reply, "FFmpeg's libraries are not installed");
+void poster_frame(const unsigned char *bytes, size_t length, int fd, DoorFacts *facts) {
+    if (!ffmpeg_loaded()) return door_failed(facts, "FFmpeg's libraries are not installed");
     AVFormatContext *in = NULL;
     const char *why = ffmpeg_open_streams(&in, bytes, length);
-    if (why) return reply_failed(reply, why);
+    if (why) return door_failed(facts, why);
     int video = ffmpeg_stream_of(in, AVMEDIA_TYPE_VIDEO);
     AVFrame *frame = av_frame_alloc();
     AVFrame *still = NULL;
@@ -74,12 +74,12 @@ void poster_frame(const unsigned char *bytes, size_t length, int fd, Reply *repl
         }
     }
     if (!problem) {
-        reply_string(reply, "status", "fixed");
-        reply_string(reply, "type", "jpg");
-        reply_int(reply, "width", still->width);
-        reply_int(reply, "height", still->height);
+        door_status(facts, DOOR_FIXED, NULL);
+        door_text(facts, DOOR_TYPE, "jpg");
+        door_number(facts, DOOR_WIDTH, still->width);
+        door_number(facts, DOOR_HEIGHT, still->height);
     } else {
-        reply_failed(reply, problem);
+        door_failed(facts, problem);
     }
     av_packet_free(&packet);
     avcodec_free_context(&encoder);

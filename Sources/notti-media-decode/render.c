@@ -120,16 +120,16 @@ static int write_rendition(VipsImage *source, const Rendition *rendition, int fd
 }
 
 void render_picture(const unsigned char *bytes, size_t length, const char *mime, long drawn_rows, char *const *names, const int *fds, int count,
-                    Reply *reply) {
+                    DoorFacts *facts) {
     Loader loader = loader_for(mime);
     for (int i = 0; i < count; i++) {
         if (!rendition_named(names[i])) {
-            reply_failed(reply, "no such rendition");
+            door_failed(facts, "no such rendition");
             return;
         }
     }
     if (loader == NONE) {
-        reply_failed(reply, "not a picture format phones decode");
+        door_failed(facts, "not a picture format phones decode");
         return;
     }
     int orientation = 1;
@@ -145,8 +145,8 @@ void render_picture(const unsigned char *bytes, size_t length, const char *mime,
     if (failed) {
         char detail[512];
         first_error(detail, sizeof detail);
-        reply_failed(reply, detail[0] ? detail : "libvips could not draw it");
+        door_failed(facts, detail[0] ? detail : "libvips could not draw it");
         return;
     }
-    reply_string(reply, "status", "rendered");
+    door_status(facts, DOOR_RENDERED, NULL);
 }

@@ -108,9 +108,20 @@ void reply_null(Reply *reply, const char *name) {
     member_end(reply, start);
 }
 
-void reply_failed(Reply *reply, const char *detail) {
-    reply_string(reply, "status", "failed");
-    reply_string(reply, "detail", detail);
+void reply_facts(Reply *reply, const DoorFacts *facts) {
+    reply_string(reply, "status", door_status_name(facts->status));
+    if (facts->kind != DOOR_KIND_NONE) reply_string(reply, "kind", door_kind_name(facts->kind));
+    for (int field = 0; field < DOOR_FIELD_COUNT; field++) {
+        if (!(facts->present & (1u << field))) continue;
+        const char *key = door_field_key(field);
+        switch (door_field_type(field)) {
+        case DOOR_TEXT: reply_string(reply, key, facts->text[field]); break;
+        case DOOR_NUMBER: reply_int(reply, key, facts->number[field]); break;
+        case DOOR_SECONDS: reply_double(reply, key, facts->seconds); break;
+        case DOOR_FLAG: reply_bool(reply, key, facts->number[field] != 0); break;
+        }
+    }
+    if (facts->detail[0]) reply_string(reply, "detail", facts->detail);
 }
 
 void reply_end(Reply *reply) {

@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 int sandbox_enter(int answer, int outputs) {
+    if (sandbox_test_hook("NOTTI_MEDIA_DECODE_NO_FILTER")) return -1;
     scmp_filter_ctx filter = seccomp_init(SCMP_ACT_KILL_PROCESS);
     if (!filter) return -1;
     int failed = 0;
@@ -141,8 +142,8 @@ void sandbox_unmap(const unsigned char *bytes, size_t length) {
     if (bytes && length > 0) munmap((void *)bytes, length);
 }
 
-int sandbox_run(const char *name, void (*work)(void *context, void *answer), void *context, void *answer, size_t size) {
-    return sandbox_run_writing(name, work, context, answer, size, NULL, 0);
+int sandbox_run(const char *name, void (*work)(void *context, DoorFacts *answer), void *context, DoorFacts *answer) {
+    return sandbox_run_writing(name, work, context, answer, NULL, 0);
 }
 
 /// In the child: its answer's pipe as descriptor 3 and the outputs as SANDBOX_FIRST_OUTPUT, …, every other
@@ -160,45 +161,96 @@ static int renumber(int answer, const int *outputs, int count) {
     return 0;
 }
 
-int sandbox_run_writing(const char *name, void (*work)(void *context, void *answer), void *context, void *answer, size_t size,
+/// A child's exit status when the filter could not be installed (it decoded nothing).
+enum { NO_FILTER_EXIT = 121 };
+
+/// The tests' compromised child (NOTTI_MEDIA_DECODE_BAD_ANSWER): its answer made one the door must refuse.
+/// Returns how many bytes past the record it writes.
+static size_t spoil_answer(DoorFacts *answer) {
+    const char *bad = sandbox_test_hook("NOTTI_MEDIA_DECODE_BAD_ANSWER");
+    if (!bad) return 0;
+    if (!strcmp(bad, "unterminated")) memset(answer->detail, 'x', sizeof answer->detail);
+    if (!strcmp(bad, "enum")) answer->status = 77;
+    return !strcmp(bad, "long") ? 4096 : 0;
+}
+
+/// `answer` made the failure `status`, in `words`.
+static int refused(DoorFacts *answer, DoorStatus status, const char *words) {
+    door_begin(answer);
+    door_status(answer, status, words);
+    return 0;
+}
+
+int sandbox_run_writing(const char *name, void (*work)(void *context, DoorFacts *answer), void *context, DoorFacts *answer,
                         const int *outputs, int count) {
-    if (count < 0 || count > SANDBOX_MOST_OUTPUTS) return 0;
+    if (count < 0 || count > SANDBOX_MOST_OUTPUTS) return refused(answer, DOOR_DECODER_FAILED, "too many outputs for one child");
     int pipe_ends[2];
-    if (pipe2(pipe_ends, O_CLOEXEC) != 0) return 0;
+    if (pipe2(pipe_ends, O_CLOEXEC) != 0) {
+        char words[DOOR_DETAIL_BYTES];
+        snprintf(words, sizeof words, "the decoder's child could not start: no pipe (%s)", strerror(errno));
+        return refused(answer, DOOR_DECODER_FAILED, words);
+    }
     pid_t parent = getpid();
-    pid_t child = fork();
+    pid_t child = sandbox_test_hook("NOTTI_MEDIA_DECODE_FORK_FAILS") ? (errno = EAGAIN, -1) : fork();
     if (child == 0) {
         // Gone with the worker (the tool kills a worker past a record's deadline); nothing of the tool's in reach.
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(1);
+        // A write the worker no longer reads (an answer longer than one record) fails, and the child ends; it is
+        // not a signal, which the worker would take for a decoder's crash.
+        signal(SIGPIPE, SIG_IGN);
         if (renumber(pipe_ends[1], outputs, count) != 0) _exit(1);
         int out = 3;
 #ifndef UNDER_SANITIZER
-        if (filter_wanted() && sandbox_enter(out, count) != 0) _exit(1);
+        if (filter_wanted() && sandbox_enter(out, count) != 0) _exit(NO_FILTER_EXIT);
 #endif
         sandbox_try_forbidden_call(name);
+        door_begin(answer);
         work(context, answer);
-        _exit(sandbox_write_all(out, answer, size) == 0 ? 0 : 1);
+        size_t past = spoil_answer(answer);
+        int failed = sandbox_write_all(out, answer, sizeof *answer) != 0;
+        for (size_t i = 0; i < past && !failed; i++) failed = sandbox_write_all(out, "!", 1) != 0;
+        _exit(failed ? 1 : 0);
     }
+    int fork_error = errno;
     close(pipe_ends[1]);
+    // One byte more than a record is read: a child that answers more is refused, not cut to size.
     size_t got = 0;
-    while (child > 0 && got < size) {
-        ssize_t part = read(pipe_ends[0], (char *)answer + got, size - got);
+    char extra;
+    while (child > 0 && got <= sizeof *answer) {
+        char *into = got < sizeof *answer ? (char *)answer + got : &extra;
+        ssize_t part = read(pipe_ends[0], into, got < sizeof *answer ? sizeof *answer - got : 1);
         if (part < 0 && errno == EINTR) continue;
         if (part <= 0) break;
         got += (size_t)part;
     }
     close(pipe_ends[0]);
-    int status = 0;
-    if (child > 0) {
-        while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
-        if (WIFSIGNALED(status)) {
-            signal(WTERMSIG(status), SIG_DFL);
-            raise(WTERMSIG(status));
-            _exit(128 + WTERMSIG(status));
-        }
+    char words[DOOR_DETAIL_BYTES];
+    if (child < 0) {
+        snprintf(words, sizeof words, "the decoder's child could not start: fork failed (%s)", strerror(fork_error));
+        return refused(answer, DOOR_DECODER_FAILED, words);
     }
-    return child > 0 && got == size && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+    if (WIFSIGNALED(status)) {
+        signal(WTERMSIG(status), SIG_DFL);
+        raise(WTERMSIG(status));
+        _exit(128 + WTERMSIG(status));
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == NO_FILTER_EXIT) {
+        return refused(answer, DOOR_SANDBOX_UNAVAILABLE,
+                       "the decoders' system-call filter cannot be installed on this machine (seccomp refused it)");
+    }
+    if (got > sizeof *answer) return refused(answer, DOOR_DECODER_FAILED, "the decoder's child answered more than one facts record");
+    if (got < sizeof *answer || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        return refused(answer, DOOR_DECODER_FAILED, "the decoder's child ended without an answer");
+    }
+    char why[256];
+    if (!door_facts_check(answer, why, sizeof why)) {
+        snprintf(words, sizeof words, "the decoder's child answered what the door does not allow: %s", why);
+        return refused(answer, DOOR_DECODER_FAILED, words);
+    }
+    return 1;
 }
 
 void sandbox_try_forbidden_call(const char *format) {

@@ -10,6 +10,7 @@
 #include "ffmpeg.h"
 #include "lean_stream.h"
 #include "openh264.h"
+#include "door.h"
 #include "reply.h"
 #include "sandbox.h"
 
@@ -46,7 +47,7 @@ typedef struct StreamBytes {
     size_t length;
 } StreamBytes;
 
-static void read_stream(void *work, void *answer) {
+static void read_stream(void *work, DoorFacts *answer) {
     const StreamBytes *file = work;
     stream_read(file->bytes, file->length, answer);
 }
@@ -55,47 +56,34 @@ static void read_stream(void *work, void *answer) {
 /// that NOTTI_MEDIA_DECODE_FFMPEG_ONLY asks for FFmpeg alone, so that a test compares their facts with FFmpeg's.
 static int readers_first(void) { return sandbox_test_hook("NOTTI_MEDIA_DECODE_FFMPEG_ONLY") == NULL; }
 
-static void read_lean(void *work, void *answer) {
+static void read_lean(void *work, DoorFacts *answer) {
     const StreamBytes *file = work;
     lean_stream_read(file->bytes, file->length, answer);
 }
 
-void decode_stream(int descriptor, const char *mime, Reply *reply) {
+void decode_stream(int descriptor, const char *mime, DoorFacts *facts) {
     StreamBytes file;
-    if (!(file.bytes = sandbox_map(descriptor, &file.length))) {
-        reply_string(reply, "status", "not_decoded");
-        reply_string(reply, "detail", "the worker cannot map the file");
-        return;
-    }
-    // The child answers in a copy of the reply begun here, and hands it back whole; the readers' child
-    // answers nothing for a file they leave to FFmpeg.
-    Reply answer = *reply;
+    if (!(file.bytes = sandbox_map(descriptor, &file.length))) return door_status(facts, DOOR_DECODER_FAILED, "the worker cannot map the file");
+    // The readers' child answers nothing (DOOR_NO_ANSWER) for a file they leave to FFmpeg; a child that fails
+    // is the answer.
     int answered = 0;
     if (readers_first()) {
         openh264_loaded();
-        answered = sandbox_run(mime, read_lean, &file, &answer, sizeof answer) && answer.members > reply->members;
+        answered = !sandbox_run(mime, read_lean, &file, facts) || facts->status != DOOR_NO_ANSWER;
     }
     if (!answered) {
+        door_begin(facts);
         // Loaded here, before the child's filter (it may not open a library).
         if (!ffmpeg_loaded()) {
-            reply_string(reply, "status", "not_decoded");
-            reply_string(reply, "detail", "FFmpeg's libraries are not installed");
-            sandbox_unmap(file.bytes, file.length);
-            return;
+            door_status(facts, DOOR_DECODER_MISSING, "FFmpeg's libraries are not installed");
+        } else if (sandbox_run(mime, read_stream, &file, facts) && facts->status == DOOR_NO_ANSWER) {
+            door_status(facts, DOOR_DECODER_FAILED, "the stream decoder's child gave no verdict");
         }
-        answer = *reply;
-        answered = sandbox_run(mime, read_stream, &file, &answer, sizeof answer);
-    }
-    if (answered) {
-        *reply = answer;
-    } else {
-        reply_string(reply, "status", "not_decoded");
-        reply_string(reply, "detail", "the stream decoder ended without an answer");
     }
     sandbox_unmap(file.bytes, file.length);
 }
 
-void stream_read(const unsigned char *bytes, size_t length, Reply *reply) {
+void stream_read(const unsigned char *bytes, size_t length, DoorFacts *facts) {
     AVFormatContext *context = NULL;
     char error[256];
     int code = ffmpeg_open_memory(&context, bytes, length);
@@ -103,20 +91,20 @@ void stream_read(const unsigned char *bytes, size_t length, Reply *reply) {
         char detail[512];
         snprintf(detail, sizeof detail, "it is no container phones play (MP4, QuickTime, 3GPP, MPEG, AVI, MP3, AAC, AIFF, WAV, CAF, "
                  "AMR, AC-3, Au, Matroska, WebM, Ogg), or one too damaged to open (%s)", first_line(code, error, sizeof error));
-        reply_string(reply, "status", "undecodable");
-        reply_string(reply, "detail", detail);
+        door_status(facts, DOOR_UNDECODABLE, NULL);
+        door_detail(facts, detail);
         return;
     }
     if ((code = avformat_find_stream_info(context, NULL)) < 0) {
-        reply_string(reply, "status", "undecodable");
-        reply_string(reply, "detail", first_line(code, error, sizeof error));
+        door_status(facts, DOOR_UNDECODABLE, NULL);
+        door_detail(facts, first_line(code, error, sizeof error));
         ffmpeg_close_memory(&context);
         return;
     }
     int video = ffmpeg_stream_of(context, AVMEDIA_TYPE_VIDEO), audio = ffmpeg_stream_of(context, AVMEDIA_TYPE_AUDIO);
     if (video < 0 && audio < 0) {
-        reply_string(reply, "status", "undecodable");
-        reply_string(reply, "detail", "no video or audio stream");
+        door_status(facts, DOOR_UNDECODABLE, NULL);
+        door_detail(facts, "no video or audio stream");
         ffmpeg_close_memory(&context);
         return;
     }
@@ -125,18 +113,18 @@ void stream_read(const unsigned char *bytes, size_t length, Reply *reply) {
         const AVCodecParameters *parameters = context->streams[video]->codecpar;
         const AVDictionaryEntry *brand = av_dict_get(context->metadata, "major_brand", NULL, 0);
         char tag[5];
-        reply_string(reply, "kind", "video");
-        reply_string(reply, "container", brand ? brand->value : context->iformat->name);
-        reply_string(reply, "videoCodec", avcodec_get_name(parameters->codec_id));
-        reply_string(reply, "videoTag", tag_text(parameters->codec_tag, tag));
-        reply_int(reply, "width", parameters->width);
-        reply_int(reply, "height", parameters->height);
-        reply_double(reply, "durationSeconds", duration);
-        reply_string(reply, "audioCodec", audio >= 0 ? avcodec_get_name(context->streams[audio]->codecpar->codec_id) : NULL);
+        door_kind(facts, DOOR_VIDEO);
+        door_text(facts, DOOR_CONTAINER, brand ? brand->value : context->iformat->name);
+        door_text(facts, DOOR_VIDEO_CODEC, avcodec_get_name(parameters->codec_id));
+        door_text(facts, DOOR_VIDEO_TAG, tag_text(parameters->codec_tag, tag));
+        door_number(facts, DOOR_WIDTH, parameters->width);
+        door_number(facts, DOOR_HEIGHT, parameters->height);
+        door_seconds(facts, duration);
+        door_text(facts, DOOR_AUDIO_CODEC, audio >= 0 ? avcodec_get_name(context->streams[audio]->codecpar->codec_id) : NULL);
     } else {
-        reply_string(reply, "kind", "audio");
-        reply_string(reply, "audioCodec", avcodec_get_name(context->streams[audio]->codecpar->codec_id));
-        reply_double(reply, "durationSeconds", duration);
+        door_kind(facts, DOOR_AUDIO);
+        door_text(facts, DOOR_AUDIO_CODEC, avcodec_get_name(context->streams[audio]->codecpar->codec_id));
+        door_seconds(facts, duration);
     }
     // Every packet: a file cut short has fewer than its index lists, or a read error before the end.
     long read = 0, listed = 0;
@@ -153,14 +141,14 @@ void stream_read(const unsigned char *bytes, size_t length, Reply *reply) {
     int complete = ended && (listed == 0 || read >= listed);
     int decodes = first_frame_decodes(context, main_stream);
     if (decodes == 0) {
-        reply_string(reply, "status", "undecodable");
-        reply_string(reply, "detail", "not one frame of it decodes");
+        door_status(facts, DOOR_UNDECODABLE, NULL);
+        door_detail(facts, "not one frame of it decodes");
         ffmpeg_close_memory(&context);
         return;
     }
-    reply_bool(reply, "complete", complete);
-    if (!complete && listed > 0) reply_int(reply, "drawnPercent", (long long)(100.0 * read / listed));
-    reply_string(reply, "status", "decoded");
-    if (decodes < 0) reply_string(reply, "detail", "no decoder here for its codec: not decoded");
+    door_flag(facts, DOOR_COMPLETE, complete);
+    if (!complete && listed > 0) door_number(facts, DOOR_DRAWN_PERCENT, read >= listed ? 100 : (long long)(100.0 * read / listed));
+    door_status(facts, DOOR_DECODED, NULL);
+    if (decodes < 0) door_detail(facts, "no decoder here for its codec: not decoded");
     ffmpeg_close_memory(&context);
 }

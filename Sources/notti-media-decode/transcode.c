@@ -27,16 +27,16 @@ static int add_encoded_stream(AVFormatContext *out, AVCodecContext *encoder) {
 }
 
 /// `reply_failed`, with FFmpeg's words for `code`.
-static void fail_with(Reply *reply, int code) {
+static void fail_with(DoorFacts *facts, int code) {
     char error[128];
     av_strerror(code, error, sizeof error);
-    reply_failed(reply, error);
+    door_failed(facts, error);
 }
 
 /// Copies the video and audio streams into an MP4 whose HEVC sample entry is `hvc1`.
-static void remux_as_hvc1(AVFormatContext *in, int fd, Reply *reply) {
+static void remux_as_hvc1(AVFormatContext *in, int fd, DoorFacts *facts) {
     AVFormatContext *out = NULL;
-    if (avformat_alloc_output_context2(&out, NULL, "mp4", NULL) < 0 || !out) return reply_failed(reply, "no MP4 muxer");
+    if (avformat_alloc_output_context2(&out, NULL, "mp4", NULL) < 0 || !out) return door_failed(facts, "no MP4 muxer");
     out->flags |= AVFMT_FLAG_BITEXACT;
     int map[64];
     int kept = 0;
@@ -48,7 +48,7 @@ static void remux_as_hvc1(AVFormatContext *in, int fd, Reply *reply) {
         AVStream *stream = avformat_new_stream(out, NULL);
         if (!stream || avcodec_parameters_copy(stream->codecpar, source->codecpar) < 0) {
             avformat_free_context(out);
-            return reply_failed(reply, "cannot copy a stream");
+            return door_failed(facts, "cannot copy a stream");
         }
         stream->codecpar->codec_tag = source->codecpar->codec_id == AV_CODEC_ID_HEVC ? MKTAG('h', 'v', 'c', '1') : 0;
         stream->time_base = source->time_base;
@@ -76,11 +76,11 @@ static void remux_as_hvc1(AVFormatContext *in, int fd, Reply *reply) {
     if (code >= 0) code = av_write_trailer(out);
     code = end_output(out, fd, code);
     avformat_free_context(out);
-    if (packets == 0) return reply_failed(reply, "no packet to copy");
-    if (code < 0) return fail_with(reply, code);
-    reply_string(reply, "status", "fixed");
-    reply_string(reply, "type", "mp4");
-    reply_string(reply, "change", "re-muxed hev1 → hvc1 (the same HEVC stream, not re-encoded)");
+    if (packets == 0) return door_failed(facts, "no packet to copy");
+    if (code < 0) return fail_with(facts, code);
+    door_status(facts, DOOR_FIXED, NULL);
+    door_text(facts, DOOR_TYPE, "mp4");
+    door_text(facts, DOOR_CHANGE, "re-muxed hev1 → hvc1 (the same HEVC stream, not re-encoded)");
 }
 
 /// The standard MP3 bitrates, highest first (kbit/s).
@@ -161,9 +161,9 @@ static int encode_all(AVFormatContext *in, int index, AVCodecContext *decoder, A
 }
 
 /// Re-encodes the sound as MP3 at the highest standard bitrate within `target_bytes`.
-static void encode_mp3(AVFormatContext *in, int index, long long target_bytes, int fd, Reply *reply) {
+static void encode_mp3(AVFormatContext *in, int index, long long target_bytes, int fd, DoorFacts *facts) {
     double seconds = in->duration > 0 ? (double)in->duration / AV_TIME_BASE : 0;
-    if (seconds <= 0) return reply_failed(reply, "its duration is not known");
+    if (seconds <= 0) return door_failed(facts, "its duration is not known");
     int rate = 0;
     for (size_t i = 0; i < sizeof mp3_rates / sizeof *mp3_rates; i++) {
         // The frames' bytes, a frame more for the encoder's delay, and the muxer's header.
@@ -173,11 +173,11 @@ static void encode_mp3(AVFormatContext *in, int index, long long target_bytes, i
             break;
         }
     }
-    if (!rate) return reply_failed(reply, "no MP3 bitrate keeps it within the bytes allowed");
+    if (!rate) return door_failed(facts, "no MP3 bitrate keeps it within the bytes allowed");
     const AVCodecParameters *parameters = in->streams[index]->codecpar;
     const AVCodec *decoding = avcodec_find_decoder(parameters->codec_id);
     const AVCodec *encoding = avcodec_find_encoder_by_name("libmp3lame");
-    if (!decoding || !encoding) return reply_failed(reply, !encoding ? "FFmpeg has no MP3 encoder (libmp3lame) here" : "no decoder for its codec");
+    if (!decoding || !encoding) return door_failed(facts, !encoding ? "FFmpeg has no MP3 encoder (libmp3lame) here" : "no decoder for its codec");
     AVCodecContext *decoder = avcodec_alloc_context3(decoding), *encoder = avcodec_alloc_context3(encoding);
     AVFormatContext *out = NULL;
     SwrContext *resampler = NULL;
@@ -215,12 +215,12 @@ static void encode_mp3(AVFormatContext *in, int index, long long target_bytes, i
     swr_free(&resampler);
     avcodec_free_context(&decoder);
     avcodec_free_context(&encoder);
-    if (code < 0) return fail_with(reply, code);
+    if (code < 0) return fail_with(facts, code);
     char change[96];
     snprintf(change, sizeof change, "re-encoded as MP3 at %d kbit/s", rate);
-    reply_string(reply, "status", "fixed");
-    reply_string(reply, "type", "mp3");
-    reply_string(reply, "change", change);
+    door_status(facts, DOOR_FIXED, NULL);
+    door_text(facts, DOOR_TYPE, "mp3");
+    door_text(facts, DOOR_CHANGE, change);
 }
 
 /// Writes every packet `encoder` has ready to `stream` of `out`.
@@ -250,7 +250,7 @@ static AVCodecContext *open_decoder(AVFormatContext *in, int index) {
 /// Re-encodes the video as H.264 (`avc1`, libx264, CRF 23, or the bitrate that keeps it within
 /// `target_bytes`) and its sound as AAC, in an MP4 with the index at the front. The decoded frames
 /// must be 8-bit 4:2:0 (what VP8, VP9, AV1 and Theora files carry): other layouts are not converted.
-static void encode_h264(AVFormatContext *in, int video, int audio, long long target_bytes, int fd, Reply *reply) {
+static void encode_h264(AVFormatContext *in, int video, int audio, long long target_bytes, int fd, DoorFacts *facts) {
     AVCodecContext *video_decoder = open_decoder(in, video), *audio_decoder = audio >= 0 ? open_decoder(in, audio) : NULL;
     const AVCodec *x264 = avcodec_find_encoder_by_name("libx264"), *aac = avcodec_find_encoder_by_name("aac");
     AVCodecContext *video_encoder = NULL, *audio_encoder = NULL;
@@ -376,30 +376,30 @@ static void encode_h264(AVFormatContext *in, int video, int audio, long long tar
     avcodec_free_context(&audio_decoder);
     avcodec_free_context(&video_encoder);
     avcodec_free_context(&audio_encoder);
-    if (problem) return reply_failed(reply, problem);
-    if (code < 0) return fail_with(reply, code);
-    reply_string(reply, "status", "fixed");
-    reply_string(reply, "type", "mp4");
-    reply_string(reply, "change", "re-encoded as H.264 (avc1) and AAC");
+    if (problem) return door_failed(facts, problem);
+    if (code < 0) return fail_with(facts, code);
+    door_status(facts, DOOR_FIXED, NULL);
+    door_text(facts, DOOR_TYPE, "mp4");
+    door_text(facts, DOOR_CHANGE, "re-encoded as H.264 (avc1) and AAC");
 }
 
-void fix_stream(const unsigned char *bytes, size_t length, long long target_bytes, int fd, Reply *reply) {
-    if (!ffmpeg_loaded()) return reply_failed(reply, "FFmpeg's libraries are not installed");
+void fix_stream(const unsigned char *bytes, size_t length, long long target_bytes, int fd, DoorFacts *facts) {
+    if (!ffmpeg_loaded()) return door_failed(facts, "FFmpeg's libraries are not installed");
     AVFormatContext *in = NULL;
     const char *why = ffmpeg_open_streams(&in, bytes, length);
-    if (why) return reply_failed(reply, why);
+    if (why) return door_failed(facts, why);
     int video = ffmpeg_stream_of(in, AVMEDIA_TYPE_VIDEO), audio = ffmpeg_stream_of(in, AVMEDIA_TYPE_AUDIO);
     if (video >= 0) {
         const AVCodecParameters *parameters = in->streams[video]->codecpar;
         if (parameters->codec_id == AV_CODEC_ID_HEVC && parameters->codec_tag == MKTAG('h', 'e', 'v', '1')) {
-            remux_as_hvc1(in, fd, reply);
+            remux_as_hvc1(in, fd, facts);
         } else {
-            encode_h264(in, video, audio, target_bytes, fd, reply);
+            encode_h264(in, video, audio, target_bytes, fd, facts);
         }
     } else if (audio >= 0) {
-        encode_mp3(in, audio, target_bytes, fd, reply);
+        encode_mp3(in, audio, target_bytes, fd, facts);
     } else {
-        reply_failed(reply, "no video or audio stream");
+        door_failed(facts, "no video or audio stream");
     }
     ffmpeg_close_memory(&in);
 }

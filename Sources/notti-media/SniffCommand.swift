@@ -111,7 +111,13 @@ struct SniffCommand {
             words = decoded.audioCodec ?? "audio"
         }
         if decoded.kind != .picture, let seconds = decoded.durationSeconds { words += ", \(NumberText.decimal(seconds)) s" }
-        if decoded.undecodable != nil { words += ", undecodable" } else if decoded.complete == false { words += ", cut short" }
+        if decoded.failed != nil {
+            words += ", not decoded (decode_failed)"
+        } else if decoded.undecodable != nil {
+            words += ", undecodable"
+        } else if decoded.complete == false {
+            words += ", cut short"
+        }
         return words
     }
 

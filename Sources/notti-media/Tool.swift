@@ -38,6 +38,11 @@ enum Tool {
             case .fix: status = FixCommand(options: options).run()
             case .serve: status = ServeCommand(options: options).run()
             }
+            // A decode that found the workers unusable (none can start, a stale worker, no filter) stopped the run.
+            if Signals.receivedSignal == nil, let why = runDecoders.withLock({ $0.lazy.compactMap(\.reason).first }) {
+                Console.fail(why)
+                return finalStatus(ExitCode.localFailure)
+            }
             return finalStatus(status)
         }
     }
@@ -72,8 +77,14 @@ enum Tool {
     /// its start (8 ms) would follow the download instead of overlapping it.
     static func decoder(_ options: Options) -> DecodeWorker {
         let pool = options.command == .process ? 1 : min(max(1, ProcessFacts.processorCount), options.jobs ?? Options.defaultJobs)
-        return options.noDecode ? DecodeWorker(off: ()) : DecodeWorker(pictureWorkers: pool, cancellation: Signals.cancellation)
+        let decoder = options.noDecode ? DecodeWorker(off: ()) : DecodeWorker(pictureWorkers: pool, cancellation: Signals.cancellation)
+        runDecoders.withLock { $0.append(decoder.unusable) }
+        return decoder
     }
+
+    /// Whether the run's decode workers could be used, asked at its end (SPEC 17); the workers themselves go
+    /// with their command (and are reaped then).
+    private static let runDecoders = Guarded<[Unusable]>([])
 
     /// Says `error` in one line and returns its exit status (2 for anything unexpected).
     static func report(_ error: any Error) -> Int32 {

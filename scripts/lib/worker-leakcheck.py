@@ -54,6 +54,10 @@ def run(worker, kind, requests, folder):
         # get as far as the format libraries and FFmpeg, whose memory errors are what this checks.
         env=dict(os.environ, NOTTI_MEDIA_DECODE_UNFILTERED="1"))
     theirs.close()
+    # The door's first message (door.h): the version it speaks.
+    hello = ours.recv(16384).decode()
+    if not hello.startswith('{"door":'):
+        print("worker-leakcheck: the worker's first message is not the door's: %r" % hello, file=sys.stderr)
     for number, (text, source, outputs) in enumerate(requests):
         descriptors = [os.open(source, os.O_RDONLY)]
         descriptors += [os.open(os.path.join(folder, "out-%s-%d-%d" % (kind, number, i)), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -62,7 +66,7 @@ def run(worker, kind, requests, folder):
         answer = ours.recv(16384).decode()
         for descriptor in descriptors:
             os.close(descriptor)
-        if ('"status":"failed"' in answer and "change size" not in answer) or '"status":"not_decoded"' in answer:
+        if ('"status":"failed"' in answer and "change size" not in answer) or any('"status":"%s"' % failed in answer for failed in ("decoder_failed", "decoder_missing", "sandbox_unavailable")):
             print("worker-leakcheck: %r on %s: %s" % (text.split("\n")[0], os.path.basename(source), answer), file=sys.stderr)
     ours.close()
     return process.wait(), log

@@ -29,6 +29,12 @@ package struct DecoderRules {
     package func findings(profile: SDKProfile, attachedAs attached: (kind: MediaType.Kind, fileExtension: String)? = nil) -> [Diagnostic] {
         let platform = profile.platform
         var found: [Diagnostic] = []
+        // No decode could be made: nothing of the pixels is known, and "could not check" is never "found nothing".
+        if let why = decoded.failed {
+            return [.error(.decodeFailed,
+                "the \(decoded.kind.rawValue) could not be read as the phone reads it: \(why); this is the machine, not the "
+                    + "media, and whether the phone shows it is not known; \(DiagnosticCode.decodeFailed.fix)")]
+        }
         // iOS reads an attachment as the type it was given (SPEC 17): a video or a sound attached as a
         // picture (Notti's jpg fallback for an m4a, a hint that says png) goes to the picture decoder.
         if let attached, attached.kind == .image, decoded.kind != .picture, decoded.undecodable == nil {

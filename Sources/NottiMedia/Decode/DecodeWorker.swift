@@ -40,25 +40,42 @@ package final class DecodeWorker: Sendable {
     ///   - cancellation: the run's: a request in flight is abandoned when it is cancelled (the worker stopped).
     package init(executable: String? = nil, pictureWorkers count: Int = 1, cancellation: Cancellation? = nil) {
         let executable = executable ?? Self.locate()
+        let unusable = Unusable()
         pictureWorkers = executable.map { executable in
-            (0..<max(1, count)).map { _ in WorkerProcess(executable: executable, kind: .pictures, cancellation: cancellation) }
+            (0..<max(1, count)).map { _ in
+                WorkerProcess(executable: executable, kind: .pictures, cancellation: cancellation, unusable: unusable)
+            }
         } ?? []
-        streams = executable.map { WorkerProcess(executable: $0, kind: .streams, cancellation: cancellation) }
+        streams = executable.map { WorkerProcess(executable: $0, kind: .streams, cancellation: cancellation, unusable: unusable) }
         off = false
+        self.unusable = unusable
+        self.cancellation = cancellation
     }
+
+    /// Set when the workers cannot be used at all (SPEC 17): a run stops at its first decode then, exit 2. Kept
+    /// by the command past the workers' own end (`unusableReason` reads it).
+    package let unusable: Unusable
+    private let cancellation: Cancellation?
+
+    /// Why no decode can be made on this machine (a worker that cannot start, speaks another door, or whose
+    /// filter cannot be installed), once a decode found it; the command then ends with exit 2, naming it.
+    package var unusableReason: String? { unusable.reason }
 
     /// No worker (`--no-decode`: the user knows files are not decoded): every decode answers nil, silently.
     package init(off: Void) {
         pictureWorkers = []
         streams = nil
         self.off = true
+        unusable = Unusable()
+        cancellation = nil
     }
 
     /// The first picture worker (the one `prepare` starts), nil without a worker.
     private var pictures: WorkerProcess? { pictureWorkers.first }
 
     /// The picture worker each content read so far belongs to (its answer is in that worker's memo).
-    private let owners = Guarded([String: Int]())
+    /// Bounded as each worker's answers are (a forgotten content is dealt again, and decoded again).
+    private let owners = Guarded(BoundedMemo<Int>(capacity: WorkerProcess.answersKept))
 
     /// How many distinct contents open each picture worker after the first. A campaign naming a few pictures
     /// keeps one worker (each decode takes a millisecond or two: a second would hold its 4.4 MiB and cost its
@@ -79,9 +96,9 @@ package final class DecodeWorker: Sendable {
         guard pictureWorkers.count > 1 else { return pictures }
         if let sha256 {
             return pictureWorkers[owners.withLock { owners in
-                if let owner = owners[sha256] { return owner }
+                if let owner = owners.value(for: sha256) { return owner }
                 let owner = owners.count % openWorkers(after: owners.count)
-                owners[sha256] = owner
+                owners.keep(owner, for: sha256)
                 return owner
             }]
         }
@@ -146,9 +163,12 @@ package final class DecodeWorker: Sendable {
     /// type is one phones decode, and before the wait for the worker, so that whatever the caller holds
     /// to name the file (a working file's lock) is held for the open alone, not for other files' decodes.
     package func decode(opening open: () -> Int32, mime: String, sha256: String?, within seconds: Double) -> DecodedMedia? {
-        // Bytes of no media type: what a picture decoder makes of them is known without reading them.
-        guard DecodedMedia.kind(ofMime: mime) != nil else { return pictures == nil ? nil : .unreadable(mime: mime) }
-        guard let worker = worker(for: mime, sha256: sha256) else {
+        // Bytes libmagic names no type of (a CAF: application/octet-stream) are offered to the stream decoder,
+        // which finds a sound by its own signatures: a CAF attached as caf is read as the sound iOS plays (SPEC 17).
+        // Bytes of any other type no phone decodes: what a picture decoder makes of them is known without reading them.
+        let probed = mime == Self.unnamedMime
+        guard probed || DecodedMedia.kind(ofMime: mime) != nil else { return pictures == nil ? nil : .unreadable(mime: mime) }
+        guard let worker = probed ? streams : worker(for: mime, sha256: sha256) else {
             if !off { Self.sayMissingOnce() }
             return nil
         }
@@ -156,8 +176,19 @@ package final class DecodeWorker: Sendable {
         let descriptor = open()
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        return worker.decode(descriptor, mime: mime, sha256: sha256, milliseconds: max(1, Int(seconds * 1000)))
+        let decoded = worker.decode(descriptor, mime: mime, sha256: sha256, milliseconds: max(1, Int(seconds * 1000)))
+        // The first decode that finds the workers unusable stops the run (SPEC 17: exit 2, naming why).
+        if unusable.reason != nil { cancellation?.cancel() }
+        if probed {
+            guard let decoded, decoded.kind != .picture, decoded.undecodable == nil, decoded.failed == nil else {
+                return .unreadable(mime: mime)
+            }
+        }
+        return decoded
     }
+
+    /// libmagic's type for bytes it names nothing of.
+    private static let unnamedMime = "application/octet-stream"
 
     /// How long a worker may sit unused before it is stopped: long beside its start (8 ms, and its decoder's
     /// libraries again: at most 2% more work for one restarted every time), short beside a campaign.

@@ -1,3 +1,5 @@
+internal import CDecodeDoor
+
 /// What the decoder the phone runs made of a file (SPEC 17): `media.decoded`.
 /// Width and height are the stored pixel grid, before any orientation.
 package struct DecodedMedia: Sendable, Equatable {
@@ -29,6 +31,9 @@ package struct DecodedMedia: Sendable, Equatable {
     package var drawnPercent: Int?
     /// Why nothing of it decodes (`undecodable_media`), in the decoder's words; nil when it does.
     package var undecodable: String?
+    /// Why no decode could be made (`decode_failed`, SPEC 17): the machine's fault, not the media's, so the
+    /// pixels' verdict is unknown and no other fact is known; nil when a decoder read it.
+    package var failed: String?
 
     package init(kind: Kind) {
         self.kind = kind
@@ -49,11 +54,25 @@ package struct DecodedMedia: Sendable, Equatable {
         ]
     }
 
-    /// The worker's answer (a JSON object); nil when it says the file was not decoded.
+    /// The worker's answer (a JSON object, door.h); nil when no phone decodes the type as media
+    /// (`unsupported_type`). A decode the machine could not make (`decoder_missing`, `decoder_failed`) is
+    /// `failed`, never "nothing to say".
     init?(answer: JSONValue, mime: String) {
-        guard let status = answer["status"]?.stringValue, status != "not_decoded",
-              let kind = answer["kind"]?.stringValue.flatMap(Kind.init(rawValue:)) ?? Self.kind(ofMime: mime)
-        else { return nil }
+        guard let status = answer["status"]?.stringValue.flatMap(DoorStatus.init(name:)) else {
+            guard let kind = Self.kind(ofMime: mime) else { return nil }
+            self = .failed("the worker's answer has no status the door knows", kind: kind)
+            return
+        }
+        let detail = answer["detail"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        switch status {
+        case DOOR_DECODED, DOOR_UNDECODABLE: break
+        case DOOR_DECODER_MISSING, DOOR_DECODER_FAILED, DOOR_SANDBOX_UNAVAILABLE:
+            guard let kind = Self.kind(ofMime: mime) else { return nil }
+            self = .failed(detail ?? "the decoder gave no reason", kind: kind)
+            return
+        default: return nil
+        }
+        guard let kind = answer["kind"]?.stringValue.flatMap(Kind.init(rawValue:)) ?? Self.kind(ofMime: mime) else { return nil }
         self.kind = kind
         // A finite number (JSON has no infinity to write back).
         func number(_ key: String) -> Double? {
@@ -83,9 +102,9 @@ package struct DecodedMedia: Sendable, Equatable {
             width = answer["width"]?.intValue
             height = answer["height"]?.intValue
         }
-        if status == "undecodable" {
+        if status == DOOR_UNDECODABLE {
             // The decoder's own words; a message never has an empty detail.
-            undecodable = answer["detail"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "the decoder read nothing of it"
+            undecodable = detail ?? "the decoder read nothing of it"
             complete = false
         } else {
             complete = answer["complete"].flatMap { if case .bool(let value) = $0 { value } else { nil } }
@@ -103,6 +122,13 @@ package struct DecodedMedia: Sendable, Equatable {
         return decoded
     }
 
+    /// A file no decode could be made of (`decode_failed`): only its kind is known.
+    static func failed(_ why: String, kind: Kind) -> DecodedMedia {
+        var decoded = DecodedMedia(kind: kind)
+        decoded.failed = why
+        return decoded
+    }
+
     /// A file the decoder stopped on (a crash, a hang past the deadline, a kill): nothing of it decoded.
     static func stopped(_ why: String, mime: String) -> DecodedMedia? {
         guard let kind = kind(ofMime: mime) else { return nil }
@@ -113,10 +139,11 @@ package struct DecodedMedia: Sendable, Equatable {
     }
 
     /// The facts in the worker's own form (its answer), as `--cache` keeps them.
+    /// A decode that failed is never kept (`--cache` asks again): nil for it.
     var answer: JSONValue {
-        guard case .object(var members) = json else { return .null }
+        guard failed == nil, case .object(var members) = json else { return .null }
         members += [
-            JSONMember("status", .string(undecodable == nil ? "decoded" : "undecodable")),
+            JSONMember("status", .string(DoorStatus.name(undecodable == nil ? DOOR_DECODED : DOOR_UNDECODABLE))),
             JSONMember("detail", .optional(undecodable)),
             JSONMember("drawnRows", .optional(drawnRows)),
             JSONMember("drawnPercent", .optional(drawnPercent)),
@@ -157,4 +184,15 @@ package struct DecodedMedia: Sendable, Equatable {
         }
         return .object(members)
     }
+}
+
+/// The door's statuses (door.h) by the names the worker writes.
+extension DoorStatus {
+    init?(name: String) {
+        guard let status = (0..<DOOR_STATUS_COUNT.rawValue).lazy.map({ DoorStatus(rawValue: $0) })
+            .first(where: { String(cString: door_status_name($0)) == name }) else { return nil }
+        self = status
+    }
+
+    static func name(_ status: DoorStatus) -> String { String(cString: door_status_name(status)) }
 }

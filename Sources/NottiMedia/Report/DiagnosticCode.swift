@@ -55,6 +55,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case payloadNearLimit = "payload_near_limit"
     case additionalDataTooLarge = "additional_data_too_large"
     case largeIconOnly = "large_icon_only"
+    case decodeFailed = "decode_failed"
     /// A code this version does not know, read back by `merge` from another version's
     /// output (`Diagnostic.codeText` keeps its text). Never made by this version.
     case unrecognised = "unrecognised"
@@ -81,7 +82,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
              .foreignMediaKey, .ambiguousSDK, .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable,
              .slowNetwork, .certificateExpiring, .truncatedMedia, .orientationIgnored, .largeBitmap, .unplayableVideo,
              .videoCodecSupport, .urlExpires, .dataOnlyImage, .urlNeedsEncoding, .deviceDependent, .payloadNearLimit,
-             .additionalDataTooLarge, .largeIconOnly, .unrecognised: false
+             .additionalDataTooLarge, .largeIconOnly, .decodeFailed, .unrecognised: false
         }
     }
 
@@ -92,7 +93,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         switch self {
         case .invalidPayload, .invalidURL, .unrenderedTemplate, .notHTTPS, .insecureRedirect, .tooManyRedirects, .httpError, .emptyMedia, .tooLarge,
              .timeout, .tlsError, .atsViolation, .networkError, .blockedAddress, .writeError, .invalidMediaSpec, .unsupportedType,
-             .mutableContentMissing, .noAlert, .payloadTooLarge, .undecodableMedia, .unplayableVideo, .additionalDataTooLarge: .error
+             .mutableContentMissing, .noAlert, .payloadTooLarge, .undecodableMedia, .unplayableVideo, .additionalDataTooLarge,
+             .decodeFailed: .error
         case .noMedia, .bundleResource, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch, .foreignMediaKey, .ambiguousSDK,
              .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable, .slowNetwork, .certificateExpiring, .truncatedMedia,
              .orientationIgnored, .largeBitmap, .videoCodecSupport, .urlExpires, .dataOnlyImage, .urlNeedsEncoding, .deviceDependent,
@@ -102,7 +104,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
 
     /// The errors of an attachment iOS creates and the phone cannot draw or play (SPEC 17): the outcome
     /// stays `attached`, the record fails.
-    public var failsAnAttachment: Bool { self == .undecodableMedia || self == .unplayableVideo }
+    public var failsAnAttachment: Bool { self == .undecodableMedia || self == .unplayableVideo || self == .decodeFailed }
 
     /// `no_media` and `bundle_resource` are the reasons that are not failures.
     public var isFailure: Bool { self != .noMedia && self != .bundleResource }
@@ -147,6 +149,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .unsupportedType: "serve jpg, png, gif, mp3, m4a, wav, mp4 or m4v under a name or type iOS recognises"
         case .bundleResource: "make sure the app bundle ships that file, or send a URL"
         case .undecodableMedia: "upload the file again from the original, and check that it opens"
+        case .decodeFailed: "check again on a machine with room for the decoder (processes, memory), or reinstall notti-media"
         case .mutableContentMissing: "add \"mutable-content\": 1 to aps"
         case .noAlert: "give aps.alert a title or body"
         case .payloadTooLarge: "shorten the text or custom keys"
@@ -202,6 +205,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .unsupportedType: "The phone may not be able to show this kind of file."
         case .bundleResource: "The media is a file the app itself must contain; it is not downloaded."
         case .undecodableMedia: "The file is damaged: the phone cannot draw or play it."
+        case .decodeFailed: "This machine could not read the file as the phone does, so whether it shows is not known."
         case .mutableContentMissing: "iOS never runs the extension for this push, so no media is added."
         case .noAlert: "A silent push: the phone shows nothing and adds no media."
         case .payloadTooLarge: "The push is over 4 KB: APNs rejects it, nothing arrives."

@@ -73,6 +73,10 @@ extension DiagnosticCode {
         case .undecodableMedia:
             "(SPEC 17) the file is of a type the phone decodes, but no row, frame or sample of it decodes: an iOS record keeps "
                 + "its attachment (iOS never reads the bytes then) and fails; an Android record's notification shows its text alone"
+        case .decodeFailed:
+            "(SPEC 17) no decode could be made of the file on this machine (a decoder's child could not start, ended without an "
+                + "answer or answered what the worker's protocol does not allow, or its library is not installed): the machine's "
+                + "fault, not the media's; the pixels' verdict is unknown, so the record does not pass"
         case .mutableContentMissing:
             "`aps.mutable-content` is not the number 1: iOS never runs the extension, the media never shows (outcome `unchanged`, "
                 + "nothing stored; the reason when the payload names media, whose own verdict is still given)"

@@ -11,8 +11,9 @@ import Glibc
 extension MediaDownload {
     /// The row, naming `placedPath`, the attachment file that holds the bytes after the run,
     /// or, with none, saying the bytes are kept in the cache.
+    /// Null (nothing kept) when no decode could be made of it: the next run decodes it again (SPEC 17).
     func cacheRecord(placedPath: String?) -> JSONValue {
-        guard let transfer = facts.transfer, case .object(var members) = transfer.json else { return .null }
+        guard facts.decoded?.failed == nil, let transfer = facts.transfer, case .object(var members) = transfer.json else { return .null }
         members += [
             JSONMember("bytes", .optional(facts.bytes)),
             JSONMember("sha256", .optional(facts.sha256)),

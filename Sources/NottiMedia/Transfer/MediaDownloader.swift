@@ -203,6 +203,8 @@ package final class MediaDownloader {
             facts.decoded = decoded
             facts.dimensions = decoded.dimensions
         }
+        // A decode cut short by the run's end is no verdict (SPEC 17): no record, nothing cached.
+        if cancellation?.isCancelled == true { return nil }
         if cache != nil { facts.cacheState = "fetched" }
         let media = MediaDownload(
             facts: facts, source: source, folder: outputDirectory, sniffedMime: sniffedMime, leadingBytes: leadingBytes,

@@ -119,7 +119,9 @@ package final class RevalidationCache: @unchecked Sendable {
         }
     }
 
+    /// A null record (a verdict that must not be kept) is not stored.
     func store(url: String, policy: String, etag: String?, lastModified: String?, record: JSONValue) {
+        if case .null = record { return }
         lock.withLock {
             _ = try? execute(
                 "INSERT OR REPLACE INTO media (url, policy, etag, last_modified, record) VALUES (?, ?, ?, ?, ?)",

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import NottiMedia
+
+/// SPEC 17's door from the outside: a decode that could not be made is `decode_failed`, never a pass; a worker
+/// that cannot be used stops the run (exit 2); a child's answer is checked before the worker uses any of it.
+/// The faults are planted through the worker's test hooks (sandbox.h), read by debug builds only.
+@Suite struct DecoderDoorTests {
+    static let decode = Paths.fixtures.appendingPathComponent("decode")
+
+    static func fixture(_ name: String) -> String { decode.appendingPathComponent(name).path }
+
+    /// A clean picture passes; the same picture behind a child that answers what the door does not allow (more
+    /// than one record, a detail with no terminator, a status out of range) costs that record `decode_failed`.
+    @Test(arguments: ["long", "unterminated", "enum"])
+    func aChildsAnswerTheDoorRefusesIsDecodeFailed(_ fault: String) throws {
+        let clean = try CLI.run(["sniff", Self.fixture("photo.png")])
+        #expect(clean.status == 0, "\(clean.stdout)")
+        let spoiled = try CLI.run(["sniff", Self.fixture("photo.png")], environment: ["NOTTI_MEDIA_DECODE_BAD_ANSWER": fault])
+        #expect(spoiled.status == 1, "\(spoiled.stdout)")
+        #expect(spoiled.stdout.contains("decoded: picture, not decoded (decode_failed)"), "\(spoiled.stdout)")
+        #expect(spoiled.stdout.contains("error: decode_failed: the picture could not be read as the phone reads it: "
+            + "the decoder's child answered"), "\(spoiled.stdout)")
+        #expect(spoiled.stdout.contains("this is the machine, not the media"), "\(spoiled.stdout)")
+    }
+
+    /// No child can start (a full process table): every file that needed a decode is `decode_failed`, the
+    /// corrupt one as the clean one; nothing passes for want of a decoder.
+    @Test func aForkThatFailsIsDecodeFailedNeverAPass() throws {
+        let result = try CLI.run(["sniff", "--format", "json", Self.fixture("corrupt.jpg"), Self.fixture("hev1.mp4"), Self.fixture("truncated.png")],
+                                 environment: ["NOTTI_MEDIA_DECODE_FORK_FAILS": "1"])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? [:] }
+        #expect(lines.count == 3, "\(result.stdout)")
+        for line in lines {
+            let codes = (line["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+            #expect(codes == ["decode_failed"], "\(line)")
+            let message = (line["diagnostics"] as? [[String: Any]])?.first?["message"] as? String ?? ""
+            #expect(message.contains("fork failed"), "\(message)")
+        }
+    }
+
+    /// A machine where the filter cannot be installed stops the run at its first decode: exit 2, one line naming why.
+    @Test func aFilterThatCannotBeInstalledStopsTheRun() throws {
+        let result = try CLI.run(["sniff", Self.fixture("photo.jpg")], environment: ["NOTTI_MEDIA_DECODE_NO_FILTER": "1"])
+        #expect(result.status == 2, "\(result.stdout)")
+        #expect(result.stderr == "notti-media: the decoders' system-call filter cannot be installed on this machine (seccomp refused it)\n",
+                "\(result.stderr)")
+    }
+
+    /// A worker that speaks another version of the door (a stale install) stops the run, naming both versions.
+    @Test func aWorkerOfAnotherDoorStopsTheRun() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stale = folder.appendingPathComponent("stale-decoder").path
+        try """
+            #!/usr/bin/env python3
+            import socket, time
+            channel = socket.socket(fileno=3)
+            channel.send(b'{"door":1}')
+            time.sleep(30)
+            """.write(toFile: stale, atomically: true, encoding: .utf8)
+        chmod(stale, 0o755)
+        let result = try CLI.run(["sniff", Self.fixture("photo.jpg")], environment: ["NOTTI_MEDIA_DECODER": stale])
+        #expect(result.status == 2, "\(result.stdout)")
+        #expect(result.stderr.contains("notti-media: the decode worker \(stale) speaks door version 1, this notti-media speaks 2"),
+                "\(result.stderr)")
+        #expect(result.seconds < 20, "the stale worker is stopped, not waited for")
+    }
+
+    /// The MP3 reader's over-read (issue 58): a Xing-tagged frame overlapping an ID3v1 tag's place read 4 bytes past
+    /// the 4,096-byte mapped file (AddressSanitizer's heap-buffer-overflow; a SIGSEGV at a page's end: "the decoder
+    /// stopped"). Now the reader leaves it to FFmpeg, whose own words judge it.
+    @Test func anMP3WhoseFrameOverlapsItsID3v1TagIsReadInBounds() throws {
+        let result = try CLI.run(["sniff", "--format", "json", Self.fixture("id3v1-overlap.mp3")])
+        let decoded = result.json["decoded"] as? [String: Any] ?? [:]
+        #expect(decoded["kind"] as? String == "audio", "\(result.stdout)")
+        let message = (result.json["diagnostics"] as? [[String: Any]])?.first?["message"] as? String ?? ""
+        #expect(message.contains("too damaged to open"), "FFmpeg's verdict, not a crash: \(result.stdout)")
+        #expect(!result.stdout.contains("the decoder stopped"), "\(result.stdout)")
+    }
+
+    /// Sounds iOS plays are read as sound: WAV and AIFF by their types, a CAF (which libmagic names nothing of) by
+    /// the stream decoder's own signatures, never by the picture decoder.
+    @Test(arguments: ["tone.wav", "tone.aiff", "tone.caf"])
+    func soundIsDecodedAsSound(_ name: String) throws {
+        let result = try CLI.run(["sniff", "--format", "json", Self.fixture(name)])
+        let decoded = result.json["decoded"] as? [String: Any] ?? [:]
+        #expect(decoded["kind"] as? String == "audio", "\(result.stdout)")
+        #expect((decoded["audioCodec"] as? String)?.hasPrefix("pcm_s16") == true, "\(result.stdout)")
+        #expect(decoded["complete"] as? Bool == true, "\(result.stdout)")
+    }
+
+    /// A JPEG cut in half and closed with an end marker draws its top rows: `truncated_media`, not a whole picture.
+    @Test func aCutJPEGClosedWithAnEndMarkerIsTruncated() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = try Data(contentsOf: Self.decode.appendingPathComponent("photo.jpg"))
+        let cut = folder.appendingPathComponent("cut-closed.jpg")
+        try (whole.prefix(whole.count / 2) + Data([0xFF, 0xD9])).write(to: cut)
+        let result = try CLI.run(["sniff", "--format", "json", cut.path])
+        let decoded = result.json["decoded"] as? [String: Any] ?? [:]
+        #expect(decoded["complete"] as? Bool == false, "\(result.stdout)")
+        let codes = (result.json["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        #expect(codes.contains("truncated_media"), "\(result.stdout)")
+    }
+
+    /// What a worker keeps is bounded: the oldest answer is forgotten first, a kept one is found again.
+    @Test func answersAreBoundedOldestFirst() {
+        var memo = BoundedMemo<Int>(capacity: 3)
+        for (index, key) in ["a", "b", "c", "d"].enumerated() { memo.keep(index, for: key) }
+        #expect(memo.count == 3)
+        #expect(memo.value(for: "a") == nil)
+        #expect(memo.value(for: "b") == 1 && memo.value(for: "d") == 3)
+        for index in 0..<100_000 { memo.keep(index, for: "k\(index)") }
+        #expect(memo.count == 3)
+        #expect(memo.value(for: "k99999") == 99_999 && memo.value(for: "k99996") == nil)
+    }
+}
