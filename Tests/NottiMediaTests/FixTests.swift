@@ -364,6 +364,27 @@ import Testing
         #expect(run.result.stdout.contains("broken.jsonl:1: error: http_error:"), "printed as check prints it")
     }
 
+    /// A OneSignal request whose `data` is over OneSignal's 2,048 bytes: that is the request's to mend (printed, as
+    /// check prints it), and it does not stop the cure of its WebP, which iOS cannot type (issue 58: fix's own
+    /// list of payload codes had not named `additional_data_too_large`, so the WebP was "only the origin can mend").
+    @Test func aRequestsOwnFindingDoesNotStopItsMediasCure() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let webp = Self.origin.url("/media/badge.webp")
+        let request = PlatformRequestTests.oneSignal(
+            attachments: ["hero": webp], bigPicture: nil, extra: ["data": ["k": String(repeating: "x", count: 2_100)]])
+        let input = folder.appendingPathComponent("onesignal.json")
+        try Data(request.utf8).write(to: input)
+        let into = folder.appendingPathComponent("fixed")
+        let run = try fix(input.path, into: into)
+        #expect(run.result.stdout.contains("onesignal.json#ios: error: additional_data_too_large:"),
+                "printed as check prints it: \(run.result.stdout)")
+        let entry = run.manifest.first { $0["url"] as? String == webp } ?? [:]
+        #expect(entry["notFixed"] == nil, "\(entry)")
+        #expect((entry["cured"] as? [String])?.contains("unsupported_type") == true, "\(entry)")
+        #expect(run.names.count == 2, "fixes.jsonl and the rendition: \(run.names)")
+    }
+
     /// An FCM request whose image is a video: Android shows no video in a notification, so `fix` draws the
     /// video's first frame as a still for `android.notification.image` and says so; the iPhones keep the
     /// video. Rewritten and served, the request passes on both platforms.

@@ -35,11 +35,9 @@ final class FixTargets: @unchecked Sendable {
         }
     }
 
-    /// Findings about the payload, not its media: printed, never cured (SPEC 19).
-    static let payloadCodes: Set<DiagnosticCode> = [
-        .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .duplicateKey, .foreignMediaKey, .ambiguousSDK,
-        .invalidPayload, .noMedia, .noAndroidMedia,
-    ]
+    /// Findings about the payload, not its media: printed, never cured (SPEC 19). `DiagnosticCode`'s own
+    /// classification (`isAboutPayload`), and `no_media`, which names no media at all.
+    static func isAboutPayload(_ code: DiagnosticCode) -> Bool { code.isAboutPayload || code == .noMedia }
     /// Android's `animation_lost` is what a still picture is, not a finding to cure.
     static let ignoredCodes: Set<DiagnosticCode> = [.animationLost]
     /// What a new file cures: a picture's size, format, orientation, pixel count or download time; a
@@ -50,7 +48,9 @@ final class FixTargets: @unchecked Sendable {
     ]
 
     /// Findings about the server rather than the file: they never stop a cure, and no file cures them (SPEC 19).
-    static let hostCodes: Set<DiagnosticCode> = [.certificateExpiring, .atsViolation, .notCacheable]
+    /// `DiagnosticCode.isAboutHost`, and `not_cacheable`, the server's cache headers (said per record, but no
+    /// file mends them).
+    static func isAboutHost(_ code: DiagnosticCode) -> Bool { code.isAboutHost || code == .notCacheable }
 
     private(set) var ordered: [Target] = []
     private var byURL: [String: Target] = [:]
@@ -73,7 +73,7 @@ final class FixTargets: @unchecked Sendable {
         }
         for diagnostic in report.diagnostics {
             let line = FindingLine.format(diagnostic, in: report)
-            if Self.payloadCodes.contains(diagnostic.code) {
+            if Self.isAboutPayload(diagnostic.code) {
                 payloadLines.append(line)
                 continue
             }

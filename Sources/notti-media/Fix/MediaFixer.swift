@@ -95,7 +95,7 @@ struct MediaFixer {
     func fix(_ target: FixTargets.Target) -> Outcome {
         var outcome = cure(target)
         if outcome.rendition != nil || outcome.androidStill != nil, outcome.notFixed == nil,
-           let host = target.findings.first(where: { FixTargets.hostCodes.contains($0.code) }) {
+           let host = target.findings.first(where: { FixTargets.isAboutHost($0.code) }) {
             outcome.notFixed = (host.code, host.diagnostic.message)
         }
         return outcome
@@ -108,7 +108,7 @@ struct MediaFixer {
             before: Outcome.Before(
                 bytes: facts.bytes, type: facts.sniffedMime.map(Self.typeName), width: facts.dimensions?.width,
                 height: facts.dimensions?.height))
-        let fileFindings = target.findings.filter { !FixTargets.hostCodes.contains($0.code) }
+        let fileFindings = target.findings.filter { !FixTargets.isAboutHost($0.code) }
         // What only the origin can mend (a 404, a timeout, a cut file), or a host alone: the first such finding.
         if let origin = fileFindings.first(where: { !FixTargets.cures.contains($0.code) }) ?? (fileFindings.isEmpty ? target.findings.first : nil) {
             outcome.notFixed = (origin.code, origin.diagnostic.message)
