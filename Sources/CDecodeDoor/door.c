@@ -189,3 +189,47 @@ int door_facts_check(const DoorFacts *facts, char *why, size_t size) {
     }
     return 1;
 }
+
+/// Sniffed MIME type -> the loader that reads it. A new picture format phones decode is one row here (and its
+/// loader in the worker's picture.c).
+static const struct {
+    const char *mime, *format;
+} picture_types[] = {
+    {"image/jpeg", "jpeg"}, {"image/png", "png"}, {"image/gif", "gif"}, {"image/webp", "webp"}, {"image/bmp", "bmp"},
+    {"image/x-ms-bmp", "bmp"}, {"image/tiff", "tiff"}, {"image/heic", "heif"}, {"image/heif", "heif"},
+    {"image/avif", "heif"}, {"image/heic-sequence", "heif"}, {"image/heif-sequence", "heif"},
+};
+
+enum { PICTURE_TYPES = sizeof picture_types / sizeof *picture_types };
+
+const char *door_picture_format(const char *mime) {
+    for (int i = 0; mime && i < PICTURE_TYPES; i++) {
+        if (!strcmp(picture_types[i].mime, mime)) return picture_types[i].format;
+    }
+    return NULL;
+}
+
+const char *door_picture_mime(int index) { return index >= 0 && index < PICTURE_TYPES ? picture_types[index].mime : NULL; }
+
+static const DoorRendition renditions[] = {
+    // The collapsed banner's thumbnail: a square, centre-cropped, at 2 px per point of its 38-point frame and more.
+    {"ios-thumbnail", 120, 120, 1, 1},
+    // The expanded (long-press) view: the whole picture at the banner's width, upright.
+    {"ios-expanded", 720, 720, 0, 1},
+    // BigPictureStyle: the ImageView is centerCrop in at most 416 × 284 dp (AOSP dimens.xml
+    // notification_big_picture_max_width/_max_height), here at 2 px per dp.
+    {"android", 832, 568, 1, 1},
+    // The same, from BitmapFactory, which ignores the orientation: as stored.
+    {"android-as-stored", 832, 568, 1, 0},
+};
+
+enum { RENDITIONS = sizeof renditions / sizeof *renditions };
+
+const DoorRendition *door_rendition(const char *name) {
+    for (int i = 0; name && i < RENDITIONS; i++) {
+        if (!strcmp(renditions[i].name, name)) return &renditions[i];
+    }
+    return NULL;
+}
+
+const DoorRendition *door_rendition_at(int index) { return index >= 0 && index < RENDITIONS ? &renditions[index] : NULL; }

@@ -32,14 +32,15 @@ static const double header_only_pixels = 100000000.0;
 static const int decode_side = 256;
 
 Loader loader_for(const char *mime) {
-    if (!strcmp(mime, "image/jpeg")) return JPEG;
-    if (!strcmp(mime, "image/png")) return PNG;
-    if (!strcmp(mime, "image/gif")) return GIF;
-    if (!strcmp(mime, "image/webp")) return WEBP;
-    if (!strcmp(mime, "image/bmp") || !strcmp(mime, "image/x-ms-bmp")) return BMP;
-    if (!strcmp(mime, "image/tiff")) return TIFF;
-    if (!strcmp(mime, "image/heic") || !strcmp(mime, "image/heif") || !strcmp(mime, "image/avif")
-        || !strcmp(mime, "image/heic-sequence") || !strcmp(mime, "image/heif-sequence")) return HEIF;
+    // The door lists the picture types and the loader of each (door.h).
+    const char *format = door_picture_format(mime);
+    static const struct {
+        const char *name;
+        Loader loader;
+    } loaders[] = {{"jpeg", JPEG}, {"png", PNG}, {"gif", GIF}, {"webp", WEBP}, {"bmp", BMP}, {"tiff", TIFF}, {"heif", HEIF}};
+    for (size_t i = 0; format && i < sizeof loaders / sizeof *loaders; i++) {
+        if (!strcmp(loaders[i].name, format)) return loaders[i].loader;
+    }
     return NONE;
 }
 

@@ -5,40 +5,18 @@
 // BitmapFactory ignores.
 #include "picture.h"
 #include "render.h"
+#include "door.h"
 #include "sandbox.h"
 
 #include <string.h>
 
-typedef struct {
-    const char *name;
-    int width, height;
-    /// Cover the box and cut the centre away (a square thumbnail, `centerCrop`), else fit inside it.
-    int crop;
-    /// Turned by the EXIF orientation, as iOS and Android's ImageDecoder draw it.
-    int upright;
-} Rendition;
-
-static const Rendition renditions[] = {
-    // The collapsed banner's thumbnail: a square, centre-cropped, at 2 px per point of its 38-point frame and more.
-    {"ios-thumbnail", 120, 120, 1, 1},
-    // The expanded (long-press) view: the whole picture at the banner's width, upright.
-    {"ios-expanded", 720, 720, 0, 1},
-    // BigPictureStyle: the ImageView is centerCrop in at most 416 × 284 dp (AOSP dimens.xml
-    // notification_big_picture_max_width/_max_height), here at 2 px per dp.
-    {"android", 832, 568, 1, 1},
-    // The same, from BitmapFactory, which ignores the orientation: as stored.
-    {"android-as-stored", 832, 568, 1, 0},
-};
+/// The renditions are the door's (door.h: their names, boxes, crops and turns).
+typedef DoorRendition Rendition;
 
 /// The decode the renditions are cut from, at most this long on either side.
 static const int base_side = 1664;
 
-static const Rendition *rendition_named(const char *name) {
-    for (size_t i = 0; i < sizeof renditions / sizeof *renditions; i++) {
-        if (!strcmp(renditions[i].name, name)) return &renditions[i];
-    }
-    return NULL;
-}
+static const Rendition *rendition_named(const char *name) { return door_rendition(name); }
 
 /// The picture at no more than `base_side`, 8-bit sRGB on white, in memory, with the
 /// stored rows at and below `drawn_rows` (of the stored `height`; -1: all drawn) grey.

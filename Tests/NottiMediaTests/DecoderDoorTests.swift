@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import NottiMedia
+@testable import notti_media
+import CDecodeDoor
 
 /// SPEC 17's door from the outside: a decode that could not be made is `decode_failed`, never a pass; a worker
 /// that cannot be used stops the run (exit 2); a child's answer is checked before the worker uses any of it.
@@ -115,5 +117,12 @@ import Testing
         for index in 0..<100_000 { memo.keep(index, for: "k\(index)") }
         #expect(memo.count == 3)
         #expect(memo.value(for: "k99999") == 99_999 && memo.value(for: "k99996") == nil)
+    }
+
+    /// The preview asks for the door's renditions by the door's names: a rendition named on one side is drawn on the other.
+    @Test func thePreviewsRenditionsAreTheDoors() {
+        let door = (0...).lazy.map { door_rendition_at(Int32($0)) }.prefix { $0 != nil }.map { String(cString: $0!.pointee.name) }
+        #expect(Array(door) == PreviewPictures.Rendition.allCases.map(\.rawValue))
+        #expect(DecodedMedia.Decodable.pictureMimes.contains("image/avif") && DecodedMedia.Decodable.pictureMimes.count == 12)
     }
 }

@@ -122,4 +122,22 @@ long long door_decoded_bytes(long long width, long long height);
 /// is; 0 with why in `why`. The worker calls it on every child's answer before it reads any field.
 int door_facts_check(const DoorFacts *facts, char *why, size_t size);
 
+/// The picture types phones decode, each with the loader the worker reads it with ("jpeg", "png", "gif",
+/// "webp", "bmp", "tiff", "heif"): the one list of them. `door_picture_format` is NULL for any other type;
+/// `door_picture_mime(i)` the i-th type, NULL past the last.
+const char *door_picture_format(const char *mime);
+const char *door_picture_mime(int index);
+
+/// A rendition the preview asks a render for (SPEC 17, last paragraph): its name in the request, the box it is
+/// drawn in (pixels), whether it covers the box and is cut at the centre (else it fits inside), and whether it is
+/// turned by the EXIF orientation (else drawn as stored, as BitmapFactory does).
+typedef struct DoorRendition {
+    const char *name;
+    int width, height, crop, upright;
+} DoorRendition;
+
+/// The rendition named `name`, NULL for none; `door_rendition_at(i)` the i-th, NULL past the last.
+const DoorRendition *door_rendition(const char *name);
+const DoorRendition *door_rendition_at(int index);
+
 #endif

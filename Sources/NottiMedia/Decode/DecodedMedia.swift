@@ -48,10 +48,12 @@ package struct DecodedMedia: Sendable, Equatable {
     }
 
     enum Decodable {
-        static let pictureMimes: Set<String> = [
-            "image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp", "image/x-ms-bmp", "image/tiff",
-            "image/heic", "image/heif", "image/avif", "image/heic-sequence", "image/heif-sequence",
-        ]
+        /// The door's list (door.h: `door_picture_mime`), the one the worker reads too.
+        static let pictureMimes: Set<String> = Set(
+            sequence(state: Int32(0)) { index -> String? in
+                defer { index += 1 }
+                return door_picture_mime(index).map { String(cString: $0) }
+            })
     }
 
     /// The worker's answer (a JSON object, door.h); nil when no phone decodes the type as media
