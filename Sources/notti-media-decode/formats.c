@@ -7,6 +7,7 @@
 // (libheif with libde265, on its threads), AVIF its first picture whole (libavif with
 // dav1d, set as Android's Skia codec sets it).
 #define _GNU_SOURCE
+#include "bytes.h"
 #include "formats.h"
 #include "door.h"
 
@@ -46,7 +47,7 @@ static int exif_orientation(const unsigned char *bytes, size_t length) {
 #define U16(p) (little ? (unsigned)(p)[0] | (unsigned)(p)[1] << 8 : (unsigned)(p)[0] << 8 | (unsigned)(p)[1])
 #define U32(p) (little ? U16(p) | (uint32_t)U16((p) + 2) << 16 : (uint32_t)U16(p) << 16 | U16((p) + 2))
     uint32_t directory = U32(bytes + 4);
-    if (directory > length - 2) return 1;
+    if (directory > room(2, length)) return 1;
     unsigned entries = U16(bytes + directory);
     for (unsigned i = 0; i < entries; i++) {
         size_t at = (size_t)directory + 2 + (size_t)i * 12;
@@ -132,7 +133,7 @@ typedef struct PNGRead {
 
 static void png_bytes(png_structp png, png_bytep out, size_t count) {
     PNGRead *read = png_get_io_ptr(png);
-    if (count > read->length - read->at) png_error(png, "the file ends before the picture does");
+    if (count > room(read->at, read->length)) png_error(png, "the file ends before the picture does");
     memcpy(out, read->bytes + read->at, count);
     read->at += count;
 }
@@ -196,7 +197,7 @@ typedef struct GIFRead {
 
 static int gif_bytes(GifFileType *gif, GifByteType *out, int count) {
     GIFRead *read = gif->UserData;
-    size_t left = read->length - read->at, step = (size_t)count < left ? (size_t)count : left;
+    size_t left = room(read->at, read->length), step = (size_t)count < left ? (size_t)count : left;
     memcpy(out, read->bytes + read->at, step);
     read->at += step;
     return (int)step;
