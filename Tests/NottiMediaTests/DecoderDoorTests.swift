@@ -178,4 +178,20 @@ import CDecodeDoor
         #expect((facts["decoded"] as? [String: Any])?["complete"] as? Bool == true, "\(again.stdout)")
         #expect(record["passed"] as? Bool == true, "\(again.stdout)")
     }
+
+    /// Braze attaches a CAF as `caf`, a sound iOS plays: the record passes with the sound's facts (it was decoded as a
+    /// picture, "the picture does not decode").
+    @Test func aCAFBrazeAttachesAsSoundPasses() throws {
+        let server = TestServer(media: Self.decode.path)
+        let out = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let payload = #"{"aps": {"alert": "x", "mutable-content": 1}, "ab": {"att": {"url": "\#(server.url("/media/tone.caf"))", "type": "caf"}}}"#
+        let result = try CLI.run(["process", "-", "--report", "--sdk", "braze", "--cacert", Paths.testCA, "--out", out.path], stdin: payload)
+        let decoded = (result.json["media"] as? [String: Any])?["decoded"] as? [String: Any] ?? [:]
+        #expect(decoded["kind"] as? String == "audio", "\(result.stdout.prefix(800))")
+        let codes = (result.json["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        #expect(!codes.contains("undecodable_media"), "\(codes)")
+        #expect(result.json["outcome"] as? String == "attached" && result.json["passed"] as? Bool == true, "\(codes)")
+        OutFolder.expectHoldsExactly(out, namedBy: [result.json])
+    }
 }
