@@ -152,7 +152,7 @@ static void answer(const Reply *reply) {
 static void say_version(void) {
     Reply hello;
     reply_begin(&hello);
-    reply_int(&hello, "door", DOOR_VERSION);
+    reply_int(&hello, DOOR_VERSION_KEY, DOOR_VERSION);
     reply_end(&hello);
     answer(&hello);
 }

@@ -109,8 +109,8 @@ void reply_null(Reply *reply, const char *name) {
 }
 
 void reply_facts(Reply *reply, const DoorFacts *facts) {
-    reply_string(reply, "status", door_status_name(facts->status));
-    if (facts->kind != DOOR_KIND_NONE) reply_string(reply, "kind", door_kind_name(facts->kind));
+    reply_string(reply, DOOR_STATUS_KEY, door_status_name(facts->status));
+    if (facts->kind != DOOR_KIND_NONE) reply_string(reply, DOOR_KIND_KEY, door_kind_name(facts->kind));
     for (int field = 0; field < DOOR_FIELD_COUNT; field++) {
         if (!(facts->present & (1u << field))) continue;
         const char *key = door_field_key(field);
@@ -121,7 +121,7 @@ void reply_facts(Reply *reply, const DoorFacts *facts) {
         case DOOR_FLAG: reply_bool(reply, key, facts->number[field] != 0); break;
         }
     }
-    if (facts->detail[0]) reply_string(reply, "detail", facts->detail);
+    if (facts->detail[0]) reply_string(reply, DOOR_DETAIL_KEY, facts->detail);
 }
 
 void reply_end(Reply *reply) {

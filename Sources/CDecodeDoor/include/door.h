@@ -26,6 +26,13 @@
 /// The protocol's version: the worker says it first; the tool refuses any other.
 #define DOOR_VERSION 2
 
+/// An answer's members beside the fields: its status, the kind of media, and why in words.
+#define DOOR_STATUS_KEY "status"
+#define DOOR_KIND_KEY "kind"
+#define DOOR_DETAIL_KEY "detail"
+/// The greeting's member: the version.
+#define DOOR_VERSION_KEY "door"
+
 /// What an answer says of its request. Decodes: DECODED, UNDECODABLE (the media's fault), UNSUPPORTED_TYPE
 /// (no phone decodes the type as media: no verdict), DECODER_MISSING (the library for it is not installed),
 /// DECODER_FAILED (the machine's fault: a child that could not start, ended without an answer, or answered

@@ -1,4 +1,5 @@
 import Glibc
+internal import CDecodeDoor
 import Synchronization
 
 /// The decode workers (`notti-media-decode`, SPEC 17), seen from the tool: a pool for
@@ -217,7 +218,7 @@ package final class DecodeWorker: Sendable {
         let request = "render\n\(mime)\n\(drawnRows.map(String.init) ?? "-")\n\(renditions.joined(separator: " "))"
         switch pictures.request(request, descriptors: [source] + outputs, milliseconds: max(1, Int(seconds * 1000))) {
         case .success(let json):
-            return json["status"]?.stringValue == "rendered" ? nil : json["detail"]?.stringValue ?? "the decoder could not draw it"
+            return json[DOOR_STATUS_KEY]?.stringValue == DoorStatus.name(DOOR_RENDERED) ? nil : json[DOOR_DETAIL_KEY]?.stringValue ?? "the decoder could not draw it"
         case .failure(let stopped):
             return "the decoder stopped: \(stopped.why)"
         }
@@ -262,19 +263,19 @@ package final class DecodeWorker: Sendable {
         switch worker.request("fix\n\(mime)\n\(maxSide)\n\(targetBytes)\n\(cap)", descriptors: [source, output],
                               milliseconds: max(1, Int(seconds * 1000))) {
         case .success(let json):
-            guard json["status"]?.stringValue == "fixed", let type = json["type"]?.stringValue else {
-                return .failure(DecodeFailure(message: json["detail"]?.stringValue ?? "the decoder could not write it"))
+            guard json[DOOR_STATUS_KEY]?.stringValue == DoorStatus.name(DOOR_FIXED), let type = json[door: DOOR_TYPE]?.stringValue else {
+                return .failure(DecodeFailure(message: json[DOOR_DETAIL_KEY]?.stringValue ?? "the decoder could not write it"))
             }
             var fixed = FixedMedia(type: type)
-            fixed.width = json["width"]?.intValue
-            fixed.height = json["height"]?.intValue
-            fixed.quality = json["quality"]?.intValue
-            fixed.orientation = json["orientation"]?.intValue ?? 1
-            fixed.sourceWidth = json["sourceWidth"]?.intValue
-            fixed.sourceHeight = json["sourceHeight"]?.intValue
-            fixed.frames = json["frames"]?.intValue
-            fixed.framesLost = json["framesLost"]?.intValue
-            fixed.change = json["change"]?.stringValue
+            fixed.width = json[door: DOOR_WIDTH]?.intValue
+            fixed.height = json[door: DOOR_HEIGHT]?.intValue
+            fixed.quality = json[door: DOOR_QUALITY]?.intValue
+            fixed.orientation = json[door: DOOR_ORIENTATION]?.intValue ?? 1
+            fixed.sourceWidth = json[door: DOOR_SOURCE_WIDTH]?.intValue
+            fixed.sourceHeight = json[door: DOOR_SOURCE_HEIGHT]?.intValue
+            fixed.frames = json[door: DOOR_FRAMES]?.intValue
+            fixed.framesLost = json[door: DOOR_FRAMES_LOST]?.intValue
+            fixed.change = json[door: DOOR_CHANGE]?.stringValue
             return .success(fixed)
         case .failure(let stopped):
             return .failure(DecodeFailure(message: "the decoder stopped: \(stopped.why)"))
@@ -291,12 +292,12 @@ package final class DecodeWorker: Sendable {
         }
         switch worker.request("poster", descriptors: [source, output], milliseconds: max(1, Int(seconds * 1000))) {
         case .success(let json):
-            guard json["status"]?.stringValue == "fixed" else {
-                return .failure(DecodeFailure(message: json["detail"]?.stringValue ?? "the decoder could not write its first frame"))
+            guard json[DOOR_STATUS_KEY]?.stringValue == DoorStatus.name(DOOR_FIXED) else {
+                return .failure(DecodeFailure(message: json[DOOR_DETAIL_KEY]?.stringValue ?? "the decoder could not write its first frame"))
             }
             var still = FixedMedia(type: "jpg")
-            still.width = json["width"]?.intValue
-            still.height = json["height"]?.intValue
+            still.width = json[door: DOOR_WIDTH]?.intValue
+            still.height = json[door: DOOR_HEIGHT]?.intValue
             return .success(still)
         case .failure(let stopped):
             return .failure(DecodeFailure(message: "the decoder stopped: \(stopped.why)"))

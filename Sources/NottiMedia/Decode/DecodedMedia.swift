@@ -60,12 +60,12 @@ package struct DecodedMedia: Sendable, Equatable {
     /// (`unsupported_type`). A decode the machine could not make (`decoder_missing`, `decoder_failed`) is
     /// `failed`, never "nothing to say".
     init?(answer: JSONValue, mime: String) {
-        guard let status = answer["status"]?.stringValue.flatMap(DoorStatus.init(name:)) else {
+        guard let status = answer[DOOR_STATUS_KEY]?.stringValue.flatMap(DoorStatus.init(name:)) else {
             guard let kind = Self.kind(ofMime: mime) else { return nil }
             self = .failed("the worker's answer has no status the door knows", kind: kind)
             return
         }
-        let detail = answer["detail"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let detail = answer[DOOR_DETAIL_KEY]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         switch status {
         case DOOR_DECODED, DOOR_UNDECODABLE: break
         case DOOR_DECODER_MISSING, DOOR_DECODER_FAILED, DOOR_SANDBOX_UNAVAILABLE:
@@ -74,42 +74,42 @@ package struct DecodedMedia: Sendable, Equatable {
             return
         default: return nil
         }
-        guard let kind = answer["kind"]?.stringValue.flatMap(Kind.init(rawValue:)) ?? Self.kind(ofMime: mime) else { return nil }
+        guard let kind = answer[DOOR_KIND_KEY]?.stringValue.flatMap(Kind.init(rawValue:)) ?? Self.kind(ofMime: mime) else { return nil }
         self.kind = kind
         // A finite number (JSON has no infinity to write back).
-        func number(_ key: String) -> Double? {
-            if case .number(let text)? = answer[key], let value = Double(text), value.isFinite { value } else { nil }
+        func number(_ field: DoorField) -> Double? {
+            if case .number(let text)? = answer[door: field], let value = Double(text), value.isFinite { value } else { nil }
         }
         // Only the facts of its kind: what `json` writes, so the `--cache` form reads back the same.
         switch kind {
         case .picture:
-            format = answer["format"]?.stringValue
-            frames = answer["frames"]?.intValue
-            orientation = answer["orientation"]?.intValue
-            decodedBytes = answer["decodedBytes"]?.intValue
-            drawnRows = answer["drawnRows"]?.intValue
+            format = answer[door: DOOR_FORMAT]?.stringValue
+            frames = answer[door: DOOR_FRAMES]?.intValue
+            orientation = answer[door: DOOR_ORIENTATION]?.intValue
+            decodedBytes = answer[door: DOOR_DECODED_BYTES]?.intValue
+            drawnRows = answer[door: DOOR_DRAWN_ROWS]?.intValue
         case .video:
-            container = answer["container"]?.stringValue
-            videoCodec = answer["videoCodec"]?.stringValue
-            videoTag = answer["videoTag"]?.stringValue
-            audioCodec = answer["audioCodec"]?.stringValue
-            durationSeconds = number("durationSeconds")
-            drawnPercent = answer["drawnPercent"]?.intValue
+            container = answer[door: DOOR_CONTAINER]?.stringValue
+            videoCodec = answer[door: DOOR_VIDEO_CODEC]?.stringValue
+            videoTag = answer[door: DOOR_VIDEO_TAG]?.stringValue
+            audioCodec = answer[door: DOOR_AUDIO_CODEC]?.stringValue
+            durationSeconds = number(DOOR_DURATION_SECONDS)
+            drawnPercent = answer[door: DOOR_DRAWN_PERCENT]?.intValue
         case .audio:
-            audioCodec = answer["audioCodec"]?.stringValue
-            durationSeconds = number("durationSeconds")
-            drawnPercent = answer["drawnPercent"]?.intValue
+            audioCodec = answer[door: DOOR_AUDIO_CODEC]?.stringValue
+            durationSeconds = number(DOOR_DURATION_SECONDS)
+            drawnPercent = answer[door: DOOR_DRAWN_PERCENT]?.intValue
         }
         if kind != .audio {
-            width = answer["width"]?.intValue
-            height = answer["height"]?.intValue
+            width = answer[door: DOOR_WIDTH]?.intValue
+            height = answer[door: DOOR_HEIGHT]?.intValue
         }
         if status == DOOR_UNDECODABLE {
             // The decoder's own words; a message never has an empty detail.
             undecodable = detail ?? "the decoder read nothing of it"
             complete = false
         } else {
-            complete = answer["complete"].flatMap { if case .bool(let value) = $0 { value } else { nil } }
+            complete = answer[door: DOOR_COMPLETE].flatMap { if case .bool(let value) = $0 { value } else { nil } }
         }
     }
 
@@ -145,10 +145,10 @@ package struct DecodedMedia: Sendable, Equatable {
     var answer: JSONValue {
         guard failed == nil, case .object(var members) = json else { return .null }
         members += [
-            JSONMember("status", .string(DoorStatus.name(undecodable == nil ? DOOR_DECODED : DOOR_UNDECODABLE))),
-            JSONMember("detail", .optional(undecodable)),
-            JSONMember("drawnRows", .optional(drawnRows)),
-            JSONMember("drawnPercent", .optional(drawnPercent)),
+            JSONMember(DOOR_STATUS_KEY, .string(DoorStatus.name(undecodable == nil ? DOOR_DECODED : DOOR_UNDECODABLE))),
+            JSONMember(DOOR_DETAIL_KEY, .optional(undecodable)),
+            JSONMember(String(cString: door_field_key(DOOR_DRAWN_ROWS)), .optional(drawnRows)),
+            JSONMember(String(cString: door_field_key(DOOR_DRAWN_PERCENT)), .optional(drawnPercent)),
         ]
         return .object(members)
     }
@@ -197,4 +197,9 @@ extension DoorStatus {
     }
 
     static func name(_ status: DoorStatus) -> String { String(cString: door_status_name(status)) }
+}
+
+extension JSONValue {
+    /// A worker's answer's member for a field of the door, by the door's key (door.h: `door_field_key`).
+    subscript(door field: DoorField) -> JSONValue? { self[String(cString: door_field_key(field))] }
 }

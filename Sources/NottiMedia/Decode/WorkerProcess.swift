@@ -83,7 +83,7 @@ final class WorkerProcess: @unchecked Sendable {
         switch ask(Array(mime.utf8), descriptors: [descriptor], milliseconds: milliseconds) {
         case .success(let json):
             answer = DecodedMedia(answer: json, mime: mime)
-            if json["status"]?.stringValue == DoorStatus.name(DOOR_SANDBOX_UNAVAILABLE) {
+            if json[DOOR_STATUS_KEY]?.stringValue == DoorStatus.name(DOOR_SANDBOX_UNAVAILABLE) {
                 unusable.record(answer?.failed ?? "the decoders' system-call filter cannot be installed")
             }
         case .failure(let stopped):
@@ -198,7 +198,7 @@ final class WorkerProcess: @unchecked Sendable {
             guard case .failure(let stopped) = stopped(worker, why: "it ended before it said which door it speaks") else { return nil }
             return stopped
         }
-        let version = hello["door"]?.intValue
+        let version = hello[DOOR_VERSION_KEY]?.intValue
         guard version == Int(DOOR_VERSION) else {
             Self.stop(worker)
             running = nil
