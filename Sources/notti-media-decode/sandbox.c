@@ -46,6 +46,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 int sandbox_enter(int answer, int outputs) {
@@ -173,6 +174,19 @@ static size_t spoil_answer(DoorFacts *answer) {
     return !strcmp(bad, "long") ? 4096 : 0;
 }
 
+/// The tests' slow decoder (NOTTI_MEDIA_DECODE_DELAY_MS): the child waits that long before it answers, on the
+/// clock alone (a sleep is a call the filter refuses), so that a test can end the run while a decode is under way.
+static void linger(void) {
+    const char *delay = sandbox_test_hook("NOTTI_MEDIA_DECODE_DELAY_MS");
+    if (!delay) return;
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    long long wanted = strtoll(delay, NULL, 10) * 1000000LL;
+    do {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    } while ((now.tv_sec - start.tv_sec) * 1000000000LL + (now.tv_nsec - start.tv_nsec) < wanted);
+}
+
 /// `answer` made the failure `status`, in `words`.
 static int refused(DoorFacts *answer, DoorStatus status, const char *words) {
     door_begin(answer);
@@ -208,6 +222,7 @@ int sandbox_run_writing(const char *name, void (*work)(void *context, DoorFacts 
         sandbox_try_forbidden_call(name);
         door_begin(answer);
         work(context, answer);
+        linger();
         size_t past = spoil_answer(answer);
         int failed = sandbox_write_all(out, answer, sizeof *answer) != 0;
         for (size_t i = 0; i < past && !failed; i++) failed = sandbox_write_all(out, "!", 1) != 0;

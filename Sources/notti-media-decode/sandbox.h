@@ -58,7 +58,8 @@ const char *sandbox_test_hook(const char *name);
 /// compromised decoder can give, named by the environment: NOTTI_MEDIA_DECODE_FORK_FAILS (no child can start, as
 /// with a full process table), NOTTI_MEDIA_DECODE_NO_FILTER (the filter cannot be installed), and
 /// NOTTI_MEDIA_DECODE_BAD_ANSWER=long|unterminated|enum (the child answers more than one record, a detail with
-/// no terminator, a status out of range). A release build ignores them.
+/// no terminator, a status out of range), and NOTTI_MEDIA_DECODE_DELAY_MS=N (a decode that takes N ms more).
+/// A release build ignores them.
 
 /// In a build for tests only (`NOTTI_DECODE_TEST_HOOKS`, debug builds): the call named by the environment's
 /// NOTTI_MEDIA_DECODE_TRY (`open`, `openat`, `socket`, `connect`, `execve`, `ptrace`, `fork`; `CALL:png` for one
