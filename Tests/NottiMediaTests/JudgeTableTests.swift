@@ -64,9 +64,9 @@ import Testing
     /// "attached EXT [warnings]" or "failed CODE".
     static func describe(_ verdict: EntryVerdict) -> String {
         switch verdict {
-        case .attached(let attachment, _, let warnings):
+        case .attached(let attachment, _, _, let warnings):
             (["attached \(attachment.fileExtension)"] + warnings.map(\.codeText)).joined(separator: " ")
-        case .failed(_, let reason, _): "failed \(reason.rawValue)"
+        case .failed(_, _, let reason, _): "failed \(reason.rawValue)"
         case .bundleResource: "bundle"
         }
     }
@@ -109,7 +109,7 @@ import Testing
 
     /// "TYPE from SOURCE as IDENTIFIER", or "refused from SOURCE (sdkType)".
     static func naming(_ verdict: EntryVerdict) -> String {
-        let decision = verdict.facts?.deviceType
+        let decision = verdict.typing?.named
         let source = decision?.source ?? "?"
         if let attachment = verdict.attachment {
             return "\(attachment.fileExtension) from \(source) as \(attachment.identifier)"
@@ -238,7 +238,7 @@ import Testing
             let made = Made(url: "https://m.example/a.jpg", sniffed: "image/jpeg", declared: "image/jpeg", decoded: decoded)
             let verdict = try Self.judge(made, profile: profile, typeField: typeField)
             got.append("\(name): " + Self.describe(verdict).replacingOccurrences(of: "attached jpeg", with: "attached jpg"))
-            if name == "cut at row 150", case .attached(_, _, let warnings) = verdict {
+            if name == "cut at row 150", case .attached(_, _, _, let warnings) = verdict {
                 let message = try #require(warnings.first { $0.code == .truncatedMedia }).message
                 #expect(message.contains("row 150 of 300, 50% of it") && message.contains("grey below it") == android, "\(message)")
             }

@@ -5,8 +5,7 @@ enum BitmapFactoryRule {
     /// sniffed type's usual extension.
     static func verdict(_ download: MediaDownload) -> EntryVerdict {
         let mime = download.sniffedMime
-        var facts = download.facts
-        facts.sniffedMime = mime
+        let facts = download.facts
         let fileExtension: String
         var warnings: [Diagnostic] = []
         switch mime {
@@ -42,7 +41,7 @@ enum BitmapFactoryRule {
         let picture = Attachment(
             identifier: "", fileURL: FilePaths.fileURL(path), filePath: path, fileExtension: fileExtension, uti: "", kind: .image,
             mimeType: mime, size: facts.bytes ?? 0, sha256: facts.sha256 ?? "", typeHint: nil, options: nil)
-        return .attached(picture, facts: facts, warnings: warnings)
+        return .attached(picture, facts: facts, typing: nil, warnings: warnings)
     }
 
 }

@@ -15,13 +15,13 @@ package struct DecoderRules {
     /// `truncated_media`, `orientation_ignored` and `large_bitmap` (Android's), and `unplayable_video`
     /// and `video_codec_support` (iOS's player's).
     func judge(_ verdict: EntryVerdict, profile: SDKProfile) -> EntryVerdict {
-        guard case .attached(let attachment, let facts, let warnings) = verdict else { return verdict }
+        guard case .attached(let attachment, let facts, let typing, let warnings) = verdict else { return verdict }
         let found = findings(profile: profile, attachedAs: (attachment.kind, attachment.fileExtension))
         // BitmapFactory returns nothing: the notification shows its text alone.
         if profile.platform.decodesBeforeShowing, let undecodable = found.first(where: { $0.code == .undecodableMedia }) {
-            return .failed(facts: facts, .undecodableMedia, undecodable.message)
+            return .failed(facts: facts, typing: typing, .undecodableMedia, undecodable.message)
         }
-        return found.isEmpty ? verdict : .attached(attachment, facts: facts, warnings: warnings + found)
+        return found.isEmpty ? verdict : .attached(attachment, facts: facts, typing: typing, warnings: warnings + found)
     }
 
     /// The decoder's findings for a file attached under `profile` (`sniff` gives Notti's), as the kind

@@ -1,6 +1,6 @@
 /// The judge of one entry (a profile's type lives in Profiles/; what becomes of its
 /// entries is judged here).
-enum EntryJudge {
+package enum EntryJudge {
     /// What becomes of one entry once its download is in, the same way on every
     /// platform: the profile's rule (`MediaRule`: Notti's sniffing, an SDK's type
     /// rule under iOS's device model, or Android's BitmapFactory), then what the
@@ -65,17 +65,17 @@ enum EntryJudge {
                 // Made once per download and entry key, whatever number of records ask.
                 let key = MediaRule.Key(sdk: profile.sdk, platform: profile.platform, typeField: entry.typeField, identifier: entry.identifier)
                 var verdict = memo.verdict(for: key) { profile.rule.verdict(entry, url: url, download: download, profile: profile) }
-                if let options = entry.options, case .attached(var attachment, let facts, let warnings) = verdict {
+                if let options = entry.options, case .attached(var attachment, let facts, let typing, let warnings) = verdict {
                     // Copied (copy-on-write) only for an entry with options of its own.
                     attachment.options = options
-                    verdict = .attached(attachment, facts: facts, warnings: warnings)
+                    verdict = .attached(attachment, facts: facts, typing: typing, warnings: warnings)
                 }
                 // What the phone's decoder makes of the bytes (SPEC 17).
                 if let decoded = download.facts.decoded { verdict = DecoderRules(decoded: decoded).judge(verdict, profile: profile) }
                 // What attaches here may still miss on a phone: the send-time risks.
-                guard case .attached(let attachment, let facts, let warnings) = verdict else { return verdict }
+                guard case .attached(let attachment, let facts, let typing, let warnings) = verdict else { return verdict }
                 let risks = RiskWarnings.diagnostics(for: facts, network: network)
-                return risks.isEmpty ? verdict : .attached(attachment, facts: facts, warnings: warnings + risks)
+                return risks.isEmpty ? verdict : .attached(attachment, facts: facts, typing: typing, warnings: warnings + risks)
             }
         }
     }
@@ -102,11 +102,10 @@ package final class JudgedEntry: Sendable {
             return
         }
         var part = JudgedEntries()
-        var facts = verdict.facts ?? MediaFacts(url: "", policy: policy)
-        facts.identifier = entry.identifier
-        facts.entryKey = entry.key
         part.add(verdict, summary: summary, entry: entry.key)
-        part.media = .entries([facts])
+        part.media = .entries([MediaOutput(
+            facts: verdict.facts ?? MediaFacts(url: "", policy: policy), typing: verdict.typing, identifier: entry.identifier,
+            entryKey: entry.key)])
         self.part = part
     }
 }

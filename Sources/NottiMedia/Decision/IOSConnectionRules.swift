@@ -136,22 +136,3 @@ extension TransferFacts {
         return nil
     }
 }
-
-/// A leaf on the way that expires soon after the download (`certificate_expiring`, SPEC 18).
-package struct ExpiringCertificate: Sendable, Equatable {
-    package var host: String
-    /// The leaf's notAfter, seconds since 1970.
-    package var notAfter: Int
-
-    /// How long before its end a certificate is reported: a campaign scheduled later fails everywhere.
-    static let warningSeconds = 30 * 86_400
-}
-
-extension TransferFacts {
-    /// The first hop's leaf that expires within 30 days of its connection, or nil.
-    package var expiringCertificate: ExpiringCertificate? {
-        hopConnections.first { $0.tls.leaf.notAfter - $0.at < ExpiringCertificate.warningSeconds }.map {
-            ExpiringCertificate(host: $0.tls.host, notAfter: $0.tls.leaf.notAfter)
-        }
-    }
-}

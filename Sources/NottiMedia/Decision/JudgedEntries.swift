@@ -14,7 +14,7 @@ package struct JudgedEntries: Sendable {
     /// unnamed, its facts the report's media. Made once with the judgement (`JudgedEntry.part`),
     /// since most payloads of a campaign are this and the same for every record naming the URL.
     init(onlyEntry verdict: EntryVerdict, summary: MediaVerdict?) {
-        if let facts = verdict.facts { media = .single(facts) }
+        if let facts = verdict.facts { media = .single(MediaOutput(facts: facts, typing: verdict.typing)) }
         add(verdict, summary: summary, entry: nil)
     }
 
@@ -35,13 +35,13 @@ package struct JudgedEntries: Sendable {
         if let summary { verdicts.append(summary) }
         func named(_ finding: Diagnostic) -> Diagnostic { entry.map { finding.naming(entry: $0) } ?? finding }
         switch verdict {
-        case .attached(let attachment, _, let found):
+        case .attached(let attachment, _, _, let found):
             attachments.append(attachment)
             // An attachment the phone cannot draw or play (SPEC 17) is attached and still an error.
             for finding in found {
                 if finding.severity == .error { errors.append(named(finding)) } else { warnings.append(named(finding)) }
             }
-        case .failed(_, let reason, let message):
+        case .failed(_, _, let reason, let message):
             errors.append(named(.error(reason, message)))
             firstFailure = firstFailure ?? reason
         case .bundleResource(_, let message):

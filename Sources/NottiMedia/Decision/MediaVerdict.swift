@@ -61,12 +61,12 @@ package final class MediaVerdict: Sendable {
         httpStatus = facts.httpStatus
         var refused: RefusedConnection?
         switch verdict {
-        case .attached(let attachment, _, let found):
+        case .attached(let attachment, _, _, let found):
             type = Self.typeName(attachment.fileExtension)
             warnings = found
             reason = nil
             message = nil
-        case .failed(_, let reason, let message):
+        case .failed(_, _, let reason, let message):
             self.reason = reason
             self.message = message
             type = nil

@@ -78,3 +78,10 @@ package struct ExactDecimal: Sendable, Equatable {
         self.text = text
     }
 }
+
+extension MediaFacts {
+    /// The least download time on `network`, once the size is known.
+    package func estimate(on network: NetworkProfile) -> Int? {
+        bytes.map { network.leastMilliseconds(bytes: $0, redirects: redirects ?? 0) }
+    }
+}

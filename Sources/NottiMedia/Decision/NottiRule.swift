@@ -3,15 +3,13 @@
 /// limit for the type's kind. It depends on the download alone.
 enum NottiRule {
     static func verdict(_ download: MediaDownload, identifier: String) -> EntryVerdict {
-        var facts = download.facts
+        let facts = download.facts
         let decision = TypeDecision(sniffedMime: download.sniffedMime, declaredMime: facts.declaredMime, urlExtension: facts.urlExtension)
-        facts.decision = decision
-        facts.sniffedMime = download.sniffedMime
         var warnings = decision.diagnostics
         switch IOSLimit(decision.type.kind).judge(bytes: facts.bytes ?? 0) {
         case .within: break
         case .mayRefuse(let warning): warnings.append(warning)
-        case .refuses(let message): return .failed(facts: facts, .tooLarge, message)
+        case .refuses(let message): return .failed(facts: facts, typing: .sniffed(decision), .tooLarge, message)
         }
         let type = decision.type
         let path = download.attachmentPath(fileExtension: type.rawValue)
@@ -19,6 +17,6 @@ enum NottiRule {
             identifier: identifier, fileURL: FilePaths.fileURL(path), filePath: path, fileExtension: type.rawValue,
             uti: type.uti, kind: type.kind, mimeType: download.sniffedMime, size: facts.bytes ?? 0, sha256: facts.sha256 ?? "",
             typeHint: nil, options: nil)
-        return .attached(attachment, facts: facts, warnings: warnings)
+        return .attached(attachment, facts: facts, typing: .sniffed(decision), warnings: warnings)
     }
 }

@@ -38,8 +38,12 @@ extension MediaResult {
             // As a download stopped by this policy would report it: no file, stopped when it stopped.
             if let milliseconds { transfer.elapsedMilliseconds = min(transfer.elapsedMilliseconds, milliseconds) }
             facts.transfer = transfer
+            // Nothing of a file either: no size, hash, type or decoder's facts.
             facts.bytes = nil
             facts.sha256 = nil
+            facts.sniffedMime = nil
+            facts.decoded = nil
+            facts.dimensions = nil
             return .failed(facts, reason, message)
         }
         // The connection (lookup, TCP and TLS, as libcurl's connect limit counts it):

@@ -2,18 +2,16 @@ extension TypeRule {
     /// An SDK names the file or hints its type (this rule); iOS recognises it or refuses
     /// it, and refuses anything over its limit for the type's kind (`IOSLimit`).
     func verdict(_ entry: MediaEntry, url: MediaURL, download: MediaDownload, profile: SDKProfile) -> EntryVerdict {
-        var facts = download.facts
+        let facts = download.facts
         let decision = decide(TypeInputs(
             entryType: entry.typeField, url: url.string, finalURL: facts.finalURL ?? url.string, contentType: facts.declaredMime,
             contentDisposition: download.contentDisposition, leadingBytes: download.leadingBytes))
-        facts.deviceType = decision
-        facts.sniffedMime = download.sniffedMime
         let bytes = facts.bytes ?? 0
         guard let recognised = decision.recognised, let fileExtension = decision.storedExtension else {
             let named = decision.fileExtension.map { "names the file .\($0)" } ?? "gives the file no extension"
             let hint = decision.hint == nil ? "and no type hint" : "and a type hint"
             return .failed(
-                facts: facts, .unsupportedType,
+                facts: facts, typing: .named(decision), .unsupportedType,
                 "\(profile.sdk.displayName) \(named) \(hint) iOS recognises (from \(decision.source)): iOS refuses the attachment; "
                     + "the bytes are \(download.sniffedMime); \(fix)")
         }
@@ -21,7 +19,7 @@ extension TypeRule {
         switch IOSLimit(recognised.kind).judge(bytes: bytes) {
         case .within: break
         case .mayRefuse(let warning): warnings.append(warning)
-        case .refuses(let message): return .failed(facts: facts, .tooLarge, message)
+        case .refuses(let message): return .failed(facts: facts, typing: .named(decision), .tooLarge, message)
         }
         if !recognised.agrees(withSniffedMime: download.sniffedMime) {
             warnings.append(Diagnostic(
@@ -34,6 +32,6 @@ extension TypeRule {
             identifier: profile.identifier.name(for: entry, decision: decision), fileURL: FilePaths.fileURL(path),
             filePath: path, fileExtension: fileExtension, uti: recognised.uti, kind: recognised.kind,
             mimeType: download.sniffedMime, size: bytes, sha256: facts.sha256 ?? "", typeHint: decision.hint, options: nil)
-        return .attached(attachment, facts: facts, warnings: warnings)
+        return .attached(attachment, facts: facts, typing: .named(decision), warnings: warnings)
     }
 }

@@ -109,20 +109,47 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     /// `no_media` and `bundle_resource` are the reasons that are not failures.
     public var isFailure: Bool { self != .noMedia && self != .bundleResource }
 
-    /// What to do about it, in plain words: the end of the code's message.
-    /// A finding about the payload itself rather than its media: it points at the payload, not at a media key.
-    package var isAboutPayload: Bool {
+    /// What a finding is about, and so what can mend it: the one classification `fix` (SPEC 19), the
+    /// finding positions and the per-host lines read. Every case named, no `default`.
+    package enum Subject: Sendable {
+        /// The payload itself, not its media: it points at the payload; `fix` prints it, never cures it.
+        case payload
+        /// The media's server, not the file: said once per host; no file cures it, and it stops no cure.
+        case host
+        /// The file: a new file of the same picture, video or sound mends it (its size, format, orientation,
+        /// pixel count or download time; a video's sample entry or codec).
+        case file
+        /// What the URL serves or how: only the origin can mend it (a 404, an https rule, bytes no decoder reads).
+        case origin
+        /// What the platform does with any file (Android shows a GIF's first frame): nothing to mend.
+        case platform
+    }
+
+    package var subject: Subject {
         switch self {
         case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .duplicateKey, .ambiguousSDK,
-             .invalidPayload, .foreignMediaKey, .noAndroidMedia, .dataOnlyImage, .payloadNearLimit, .additionalDataTooLarge: true
-        default: false
+             .invalidPayload, .foreignMediaKey, .noAndroidMedia, .dataOnlyImage, .payloadNearLimit, .additionalDataTooLarge,
+             .noMedia: .payload
+        case .certificateExpiring, .atsViolation, .notCacheable: .host
+        case .tooLarge, .exceedsIOSLimit, .unsupportedType, .typeMismatch, .orientationIgnored, .largeBitmap, .slowNetwork,
+             .needsAndroidVersion, .unplayableVideo, .videoCodecSupport: .file
+        case .animationLost: .platform
+        case .invalidURL, .unrenderedTemplate, .urlExpires, .urlNeedsEncoding, .deviceDependent, .notHTTPS, .insecureRedirect,
+             .tooManyRedirects, .httpError, .emptyMedia, .timeout, .tlsError, .networkError, .blockedAddress, .writeError,
+             .invalidMediaSpec, .bundleResource, .undecodableMedia, .truncatedMedia, .largeIconOnly, .decodeFailed,
+             .unrecognised: .origin
         }
     }
 
-    /// A finding about the media's host rather than one record (SPEC 10): said once per host and run
-    /// in the text and CI formats (each record's JSON keeps it).
-    package var isAboutHost: Bool { self == .certificateExpiring || self == .atsViolation }
+    /// A finding about the payload itself rather than its media: it points at the payload, not at a media key
+    /// (`no_media` names no key at all).
+    package var isAboutPayload: Bool { subject == .payload && self != .noMedia }
 
+    /// A finding about the media's host rather than one record (SPEC 10): said once per host and run
+    /// in the text and CI formats (each record's JSON keeps it). `not_cacheable` is said per record.
+    package var isAboutHost: Bool { subject == .host && self != .notCacheable }
+
+    /// What to do about it, in plain words: the end of the code's message.
     public var fix: String {
         switch self {
         case .noMedia: "add the SDK's media key to show media"

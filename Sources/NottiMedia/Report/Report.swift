@@ -16,21 +16,25 @@ public struct Report: Sendable {
     /// SDKs that attach several, every entry's (as an array, in listed order).
     public enum Media: Sendable {
         case none
-        case single(MediaFacts)
-        case entries([MediaFacts])
+        case single(MediaOutput)
+        case entries([MediaOutput])
 
-        public var all: [MediaFacts] {
+        /// Every entry, as the report's JSON lists them.
+        public var outputs: [MediaOutput] {
             switch self {
             case .none: []
-            case .single(let facts): [facts]
+            case .single(let output): [output]
             case .entries(let list): list
             }
         }
 
+        /// Every entry's download facts.
+        public var all: [MediaFacts] { outputs.map(\.facts) }
+
         package var json: JSONValue {
             switch self {
             case .none: .null
-            case .single(let facts): facts.json
+            case .single(let output): output.json
             case .entries(let list): .array(list.map(\.json))
             }
         }

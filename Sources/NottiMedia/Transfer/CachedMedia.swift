@@ -81,6 +81,7 @@ extension MediaDownload {
         facts.transfer = transfer
         facts.bytes = bytes
         facts.sha256 = sha256
+        facts.sniffedMime = sniffed
         if let width = record["dimensions"]?["width"]?.intValue, let height = record["dimensions"]?["height"]?.intValue {
             facts.dimensions = Dimensions(width: width, height: height)
         }

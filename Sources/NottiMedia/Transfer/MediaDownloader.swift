@@ -194,6 +194,7 @@ package final class MediaDownloader {
         }
         facts.bytes = downloaded.bytes
         facts.sha256 = downloaded.sha256
+        facts.sniffedMime = sniffedMime
         // The decoder's facts (SPEC 17), the dimensions among them: the stored pixel grid of a picture or video.
         // The working file's path is held for the open alone (placing waits on it), not for the decode.
         if policy.decodes, let decoded = decoder.decode(
@@ -301,7 +302,7 @@ package final class MediaDownloader {
     }
 
     /// The first 16 bytes, for the magic-number tables some SDKs type files by.
-    private static func leadingBytes(ofFileAt path: String) throws(SnifferError) -> [UInt8] {
+    static func leadingBytes(ofFileAt path: String) throws(SnifferError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw SnifferError(message: Errno(errno).message) }
         defer { close(descriptor) }

@@ -1,5 +1,7 @@
-/// What one download found, as a report's `media` object shows it (every key always
-/// present, null when unknown): made by `MediaDownloader`, judged by `Decision/`.
+/// What one download found: the transfer, the sniffed type, the hash and the decoder's facts. Made by
+/// `MediaDownloader` (or read back from `--cache`) and only read after: the judge (`Decision/`) keeps its
+/// own notes on its verdict (its typing), and the report's `media` object is built at
+/// assembly (`MediaOutput`) from these facts and those notes.
 public struct MediaFacts: Sendable {
     // Copy-on-write (`CopyOnWrite`): every payload naming a URL carries these
     // facts, and a campaign copies them many times a payload. Measured this
@@ -11,10 +13,6 @@ public struct MediaFacts: Sendable {
         /// What the download found out; nil before one (a URL that failed its checks).
         var transfer: TransferFacts?
         var urlExtension: String?
-        var decision: TypeDecision?
-        var deviceType: DeviceTypeDecision?
-        var identifier: String?
-        var entryKey: String?
         var sniffedMime: String?
         var dimensions: Dimensions?
         var decoded: DecodedMedia?
@@ -47,27 +45,7 @@ public struct MediaFacts: Sendable {
         get { storage.box.fields.urlExtension }
         set { storage.unique().fields.urlExtension = newValue }
     }
-    /// Notti's type decision (sniffed type, SDK-side type).
-    package var decision: TypeDecision? {
-        get { storage.box.fields.decision }
-        set { storage.unique().fields.decision = newValue }
-    }
-    /// Another SDK's: the extension or hint it gives, and what iOS makes of it.
-    package var deviceType: DeviceTypeDecision? {
-        get { storage.box.fields.deviceType }
-        set { storage.unique().fields.deviceType = newValue }
-    }
-    /// The entry's identifier, for SDKs that attach several.
-    public var identifier: String? {
-        get { storage.box.fields.identifier }
-        set { storage.unique().fields.identifier = newValue }
-    }
-    /// Where the entry is in a payload of several (`att.hero`): what its findings' `entry` says; nil for one.
-    package var entryKey: String? {
-        get { storage.box.fields.entryKey }
-        set { storage.unique().fields.entryKey = newValue }
-    }
-    /// What libmagic says the bytes are.
+    /// What libmagic says the bytes are (set with them, by the downloader).
     public var sniffedMime: String? {
         get { storage.box.fields.sniffedMime }
         set { storage.unique().fields.sniffedMime = newValue }
@@ -121,16 +99,6 @@ public struct MediaFacts: Sendable {
         set { storage.unique().fields.cacheState = newValue }
     }
 
-    /// The least download time on each named network, once the size is known.
-    package func estimate(on network: NetworkProfile) -> Int? {
-        bytes.map { network.leastMilliseconds(bytes: $0, redirects: redirects ?? 0) }
-    }
-
-    private var estimatesJSON: JSONValue {
-        guard bytes != nil else { return .null }
-        return .object(NetworkProfile.presets.map { JSONMember($0.name, .optional(estimate(on: $0))) })
-    }
-
     /// What the download found out; nil before one.
     package var transfer: TransferFacts? {
         get { storage.box.fields.transfer }
@@ -139,49 +107,6 @@ public struct MediaFacts: Sendable {
 
     package init(url: String, policy: MediaPolicy) {
         storage = CopyOnWrite(Fields(url: url, policy: policy))
-    }
-
-    public var json: JSONValue {
-        var members: [JSONMember] = identifier.map { [JSONMember("identifier", .string($0))] } ?? []
-        members += [
-            JSONMember("url", .string(url)),
-            JSONMember("finalUrl", .optional(finalURL)),
-            JSONMember("redirects", .optional(redirects)),
-            JSONMember("httpStatus", .optional(httpStatus)),
-            JSONMember("declaredMime", .optional(declaredMime)),
-            JSONMember("urlExtension", .optional(urlExtension)),
-            JSONMember("sniffedMime", .optional(sniffedMime)),
-        ]
-        if let deviceType {
-            members += [
-                JSONMember("type", .optional(deviceType.recognised?.rawValue)),
-                JSONMember("sdkType", .optional(deviceType.fileExtension)),
-                JSONMember("fallback", .bool(false)),
-                JSONMember("typeHint", .optional(deviceType.hint)),
-                JSONMember("typeSource", .string(deviceType.source)),
-            ]
-        } else {
-            members += [
-                JSONMember("type", .optional(decision?.type.rawValue)),
-                JSONMember("sdkType", .optional(decision?.sdkType.rawValue)),
-                JSONMember("fallback", .optional(decision?.fallback)),
-            ]
-        }
-        members += [
-            JSONMember("bytes", .optional(bytes)),
-            JSONMember("sha256", .optional(sha256)),
-            JSONMember("dimensions", dimensions?.json ?? .null),
-            JSONMember("decoded", decoded?.json ?? .null),
-            JSONMember("elapsedMs", .optional(elapsedMilliseconds)),
-            JSONMember("timings", timings?.json ?? .null),
-            JSONMember("http", http?.json ?? .null),
-            JSONMember("tls", transfer?.tls?.json ?? .null),
-            JSONMember("estimates", estimatesJSON),
-            JSONMember("limits", policy.limitsJSON),
-        ]
-        if let cacheState { members.append(JSONMember("cache", .string(cacheState))) }
-        if !deviceAnswers.isEmpty { members.append(JSONMember("deviceAnswers", .array(deviceAnswers.map(\.json)))) }
-        return .object(members)
     }
 }
 
@@ -204,7 +129,7 @@ package struct DeviceAnswer: Sendable, Equatable {
         return [httpStatus.map { "HTTP \($0)" }, sniffedMime, bytes.map { "\($0) bytes" }].compactMap { $0 }.joined(separator: ", ")
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         .object([
             JSONMember("platform", .string(platform.rawValue)), JSONMember("userAgent", .string(userAgent)),
             JSONMember("httpStatus", .optional(httpStatus)), JSONMember("sniffedMime", .optional(sniffedMime)),

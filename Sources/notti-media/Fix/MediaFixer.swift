@@ -95,7 +95,7 @@ struct MediaFixer {
     func fix(_ target: FixTargets.Target) -> Outcome {
         var outcome = cure(target)
         if outcome.rendition != nil || outcome.androidStill != nil, outcome.notFixed == nil,
-           let host = target.findings.first(where: { FixTargets.isAboutHost($0.code) }) {
+           let host = target.findings.first(where: { $0.code.subject == .host }) {
             outcome.notFixed = (host.code, host.diagnostic.message)
         }
         return outcome
@@ -108,9 +108,9 @@ struct MediaFixer {
             before: Outcome.Before(
                 bytes: facts.bytes, type: facts.sniffedMime.map(Self.typeName), width: facts.dimensions?.width,
                 height: facts.dimensions?.height))
-        let fileFindings = target.findings.filter { !FixTargets.isAboutHost($0.code) }
+        let fileFindings = target.findings.filter { $0.code.subject != .host }
         // What only the origin can mend (a 404, a timeout, a cut file), or a host alone: the first such finding.
-        if let origin = fileFindings.first(where: { !FixTargets.cures.contains($0.code) }) ?? (fileFindings.isEmpty ? target.findings.first : nil) {
+        if let origin = fileFindings.first(where: { $0.code.subject != .file }) ?? (fileFindings.isEmpty ? target.findings.first : nil) {
             outcome.notFixed = (origin.code, origin.diagnostic.message)
             return outcome
         }
@@ -227,19 +227,22 @@ struct MediaFixer {
         else {
             return .failure(Failure(code: .undecodableMedia, message: "the rendition did not decode whole, so it is not written"))
         }
+        guard let sha256 = SHA256.hex(ofFileAt: partial.path) else {
+            return .failure(Failure(code: .writeError, message: "cannot read the rendition back"))
+        }
+        let file = "\(sha256).\(fixed.type)"
         for need in needs {
+            // The download's cap, as the transfer applies it; then the one judge, as each record's phone would.
             if bytes > need.maxBytes {
                 return .failure(Failure(code: .tooLarge, message: "the rendition's \(bytes) bytes are over \(need.sdk.rawValue)'s "
                     + "\(need.maxBytes)-byte cap on \(need.platform.rawValue)"))
             }
-            let left = DecoderRules(decoded: decoded).findings(profile: SDKProfile.of(need.sdk, on: need.platform) ?? .androidFCM)
-                .filter { !FixTargets.ignoredCodes.contains($0.code) }
-            if let finding = left.first {
+            if let finding = Self.findings(
+                ofRendition: partial.path, servedAt: newURL(of: file) ?? "https://renditions.invalid/\(file)", mime: renditionMime,
+                bytes: bytes, sha256: sha256, decoded: decoded, type: fixed.type, need: need
+            ).first {
                 return .failure(Failure(code: finding.code, message: "the rendition would still fail: \(finding.message)"))
             }
-        }
-        guard let sha256 = SHA256.hex(ofFileAt: partial.path) else {
-            return .failure(Failure(code: .writeError, message: "cannot read the rendition back"))
         }
         do {
             let name = try folder.name(partial: partial.path, sha256: sha256, fileExtension: fixed.type)
@@ -250,6 +253,25 @@ struct MediaFixer {
             return .success((Outcome.Rendition(file: name, bytes: bytes, type: fixed.type, width: fixed.width, height: fixed.height), fixed))
         } catch {
             return .failure(Failure(code: .writeError, message: "cannot name the rendition in \(folder.path): \(error.message)"))
+        }
+    }
+
+    /// What the judge finds of the rendition at `path` under `need`'s profile and limits, served at `url`
+    /// with its type stated as the rewritten payload states it: every finding but what the platform does to
+    /// any file (Android's still of a GIF), the verdict's failure first.
+    static func findings(
+        ofRendition path: String, servedAt url: String, mime: String, bytes: Int, sha256: String, decoded: DecodedMedia,
+        type: String, need: FixTargets.Need
+    ) -> [Diagnostic] {
+        let profile = SDKProfile.of(need.sdk, on: need.platform) ?? .androidFCM
+        let verdict = EntryJudge.judge(
+            file: path, servedAt: url, sniffedMime: mime, bytes: bytes, sha256: sha256, decoded: decoded,
+            typeField: PayloadRewrite.statedType(ofRendition: type, sdk: need.sdk), profile: profile, policy: need.policy)
+        switch verdict {
+        case nil: return [.error(.invalidURL, "\(url) is not a URL the tool downloads")]
+        case .failed(_, _, let reason, let message)?: return [.error(reason, message)]
+        case .attached(_, _, _, let warnings)?: return warnings.filter { $0.code.subject != .platform }
+        case .bundleResource(_, let message)?: return [Diagnostic(.warning, .bundleResource, message)]
         }
     }
 

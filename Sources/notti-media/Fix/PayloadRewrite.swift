@@ -26,13 +26,19 @@ struct PayloadRewrite {
     /// The sibling that states the type of the URL at a path, per SDK, and what it says for a
     /// rendition's type (`jpg`, `png`, `gif`, `mp4`, `mp3`): Braze's file extension, Batch's UTI,
     /// CleverTap's kind of media (SPEC 12), each from `MediaType`.
-    private static let typeFields: [(url: [String], type: [String], value: @Sendable (String) -> String)] = [
-        (["ab", "att", "url"], ["ab", "att", "type"], { $0 }),
+    private static let typeFields: [(sdk: SDK, url: [String], type: [String], value: @Sendable (String) -> String)] = [
+        (.braze, ["ab", "att", "url"], ["ab", "att", "type"], { $0 }),
         // Braze's send request names the same suffix as `asset_file_type` (SPEC 20).
-        (["messages", "apple_push", "asset_url"], ["messages", "apple_push", "asset_file_type"], { $0 }),
-        (["com.batch", "at", "u"], ["com.batch", "at", "t"], { (MediaType(rawValue: $0) ?? .jpg).uti }),
-        (["ct_mediaUrl"], ["ct_mediaType"], { (MediaType(rawValue: $0) ?? .jpg).kind.rawValue }),
+        (.braze, ["messages", "apple_push", "asset_url"], ["messages", "apple_push", "asset_file_type"], { $0 }),
+        (.batch, ["com.batch", "at", "u"], ["com.batch", "at", "t"], { (MediaType(rawValue: $0) ?? .jpg).uti }),
+        (.clevertap, ["ct_mediaUrl"], ["ct_mediaType"], { (MediaType(rawValue: $0) ?? .jpg).kind.rawValue }),
     ]
+
+    /// What `sdk`'s payload states as the type of a rendition of `type` once rewritten (its type field's new
+    /// value); nil for an SDK whose payload states no type. The rendition is judged with it (`MediaFixer`).
+    static func statedType(ofRendition type: String, sdk: SDK) -> String? {
+        typeFields.first { $0.sdk == sdk }.map { $0.value(type) }
+    }
 
     /// `text` (one JSON payload) with its replacements; nil when nothing in it changes.
     func rewrite(_ text: ArraySlice<UInt8>) -> [UInt8]? {

@@ -118,8 +118,9 @@ struct HTMLCard: Sendable {
         if let (key, value) = notificationID {
             html += "<div><dt>\(markupEscape(key))</dt><dd>\(value.map { "<code>\(markupEscape($0))</code>" } ?? "none")</dd></div>\n"
         }
-        for media in report.media.all where !media.url.isEmpty {
-            html += "<div class=\"url\"><dt>media\(media.identifier.map { " (\(markupEscape($0)))" } ?? "")</dt><dd><code>\(markupEscape(media.url))</code>"
+        for output in report.media.outputs where !output.facts.url.isEmpty {
+            let media = output.facts
+            html += "<div class=\"url\"><dt>media\(output.identifier.map { " (\(markupEscape($0)))" } ?? "")</dt><dd><code>\(markupEscape(media.url))</code>"
             if let final = media.finalURL, final != media.url {
                 html += " → <code>\(markupEscape(final))</code>"
             }
