@@ -74,9 +74,11 @@ package final class DecodeWorker: Sendable {
     /// The first picture worker (the one `prepare` starts), nil without a worker.
     private var pictures: WorkerProcess? { pictureWorkers.first }
 
-    /// The picture worker each content read so far belongs to (its answer is in that worker's memo).
-    /// Bounded as each worker's answers are (a forgotten content is dealt again, and decoded again).
-    private let owners = Guarded(BoundedMemo<Int>(capacity: WorkerProcess.answersKept))
+    /// The picture worker each content read so far belongs to (its answer is in that worker's memo), and how
+    /// many contents were dealt. Bounded as each worker's answers are (a forgotten content is dealt again, and
+    /// decoded again); the count is not the memo's, which stops growing at its bound (read as the count, every
+    /// content after the 4,096th went to one worker).
+    private let dealing = Guarded((owners: BoundedMemo<Int>(capacity: WorkerProcess.answersKept), dealt: 0))
 
     /// How many distinct contents open each picture worker after the first. A campaign naming a few pictures
     /// keeps one worker (each decode takes a millisecond or two: a second would hold its 4.4 MiB and cost its
@@ -96,15 +98,23 @@ package final class DecodeWorker: Sendable {
         guard mime.hasPrefix("image/") else { return streams }
         guard pictureWorkers.count > 1 else { return pictures }
         if let sha256 {
-            return pictureWorkers[owners.withLock { owners in
-                if let owner = owners.value(for: sha256) { return owner }
-                let owner = owners.count % openWorkers(after: owners.count)
-                owners.keep(owner, for: sha256)
+            return pictureWorkers[dealing.withLock { dealing in
+                if let owner = dealing.owners.value(for: sha256) { return owner }
+                let owner = dealing.dealt % openWorkers(after: dealing.dealt)
+                dealing.owners.keep(owner, for: sha256)
+                dealing.dealt &+= 1
                 return owner
             }]
         }
-        let open = anyPictureWorker ? pictureWorkers.count : openWorkers(after: owners.withLock { $0.count })
+        let open = anyPictureWorker ? pictureWorkers.count : openWorkers(after: dealing.withLock { $0.dealt })
         return pictureWorkers[turn.wrappingAdd(1, ordering: .relaxed).oldValue % open]
+    }
+
+    /// For the tests' memory probe: each picture worker's running process, and how many contents the tool
+    /// remembers (the owners' memo, and each picture worker's answers).
+    package var probe: (pictureWorkers: [pid_t], owners: Int, answers: [Int]) {
+        let workers = pictureWorkers.map(\.probe)
+        return (workers.compactMap(\.pid), dealing.withLock { $0.owners.count }, workers.map(\.answers))
     }
 
     /// Whether the process has said that there is no worker.

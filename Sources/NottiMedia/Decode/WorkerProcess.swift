@@ -73,6 +73,13 @@ final class WorkerProcess: @unchecked Sendable {
         running = nil
     }
 
+    /// What the memory probe of the tests reads: the running worker's process, and how many answers are kept.
+    var probe: (pid: pid_t?, answers: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (running?.pid, answers.count)
+    }
+
     /// What the worker makes of the file open on `descriptor` (sniffed as `mime`): the same content
     /// (`sha256`) is decoded once per run.
     func decode(_ descriptor: Int32, mime: String, sha256: String?, milliseconds: Int) -> DecodedMedia? {
