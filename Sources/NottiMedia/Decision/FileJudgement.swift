@@ -13,9 +13,7 @@ extension EntryJudge {
         var transfer = TransferFacts(finalURL: url)
         transfer.httpStatus = 200
         transfer.declaredMime = MediaType(sniffedMime: sniffedMime).map(Lints.contentType(for:)) ?? sniffedMime
-        var facts = MediaFacts(url: url, policy: policy)
-        facts.urlExtension = served.pathExtension
-        facts.host = served.host
+        var facts = MediaFacts(checked: served, policy: policy)
         facts.transfer = transfer
         facts.bytes = bytes
         facts.sha256 = sha256

@@ -45,9 +45,7 @@ extension MediaDownload {
         guard let reason = record["failed"]?.stringValue.flatMap(DiagnosticCode.init(rawValue:)),
               let message = record["message"]?.stringValue, let transfer = TransferFacts(json: record)
         else { return nil }
-        var facts = MediaFacts(url: url.string, policy: policy)
-        facts.urlExtension = url.pathExtension
-        facts.host = url.host
+        var facts = MediaFacts(checked: url, policy: policy)
         facts.transfer = transfer
         facts.cacheState = "revalidated"
         return .failed(facts, reason, message)
@@ -75,9 +73,7 @@ extension MediaDownload {
             guard let path = [folder, storedFolder].lazy.map({ "\($0)/\(file)" }).first(where: { Self.isReadableFile($0) }) else { return nil }
             bytesAt = WorkingFile(placedAt: path)
         }
-        var facts = MediaFacts(url: url.string, policy: policy)
-        facts.urlExtension = url.pathExtension
-        facts.host = url.host
+        var facts = MediaFacts(checked: url, policy: policy)
         facts.transfer = transfer
         facts.bytes = bytes
         facts.sha256 = sha256

@@ -98,9 +98,7 @@ package final class MediaDownloader {
     /// one per content; freed by `releaseWorkingFiles`).
     /// - Returns: the result, or nil when `cancellation` stopped it (nothing is left on disk).
     package func download(_ url: MediaURL, policy: MediaPolicy, cancellation: Cancellation? = nil) -> MediaResult? {
-        var facts = MediaFacts(url: url.string, policy: policy)
-        facts.urlExtension = url.pathExtension
-        facts.host = url.host
+        var facts = MediaFacts(checked: url, policy: policy)
         // With --cache, a stored verdict whose bytes are still there is revalidated, always, never trusted blindly.
         let stored = cache.flatMap { cache in
             cache.lookup(url: url.string, policy: policy.cacheKey).flatMap { entry in reusable(entry, url: url, policy: policy, cache: cache) }

@@ -108,6 +108,11 @@ public struct MediaFacts: Sendable {
     package init(url: String, policy: MediaPolicy) {
         storage = CopyOnWrite(Fields(url: url, policy: policy))
     }
+
+    /// The facts of a URL that passed its checks, before its download: its extension, and the host a phone requests.
+    package init(checked url: MediaURL, policy: MediaPolicy) {
+        storage = CopyOnWrite(Fields(url: url.string, urlExtension: url.pathExtension, policy: policy, host: url.host))
+    }
 }
 
 /// What a server answered one platform's own request for a URL (`--device-headers`, SPEC 20):
