@@ -2,3 +2,4 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/err.h>
+#include <openssl/cms.h>

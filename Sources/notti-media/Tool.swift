@@ -37,6 +37,7 @@ enum Tool {
             case .merge: status = MergeCommand(options: options).run()
             case .fix: status = FixCommand(options: options).run()
             case .serve: status = ServeCommand(options: options).run()
+            case .app: status = AppCommand(options: options).run()
             }
             // A decode that found the workers unusable (none can start, a stale worker, no filter) stopped the run.
             if Signals.receivedSignal == nil, let why = runDecoders.withLock({ $0.lazy.compactMap(\.reason).first }) {
@@ -62,7 +63,7 @@ enum Tool {
     /// would pass a broken picture or an `hev1` video (SPEC 17), so its absence is an error of the
     /// install, unless `--no-decode` says the user knows (`fix` draws its renditions with it).
     private static func missingDecodeWorker(_ options: Options) -> String? {
-        guard options.command != .merge, !options.noDecode, DecodeWorker.locate() == nil else { return nil }
+        guard options.command != .merge, options.command != .app, !options.noDecode, DecodeWorker.locate() == nil else { return nil }
         let fix = options.command == .fix
             ? "reinstall notti-media (fix draws its renditions with the worker)"
             : "reinstall notti-media, or pass --no-decode to check without decoding (media.decoded is null, no decoder finding)"

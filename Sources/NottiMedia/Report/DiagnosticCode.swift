@@ -56,6 +56,12 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case additionalDataTooLarge = "additional_data_too_large"
     case largeIconOnly = "large_icon_only"
     case decodeFailed = "decode_failed"
+    // The app as built (SPEC 22): what `notti-media app` finds in a build.
+    case noServiceExtension = "no_service_extension"
+    case extensionNotRunnable = "extension_not_runnable"
+    case extensionAboveApp = "extension_above_app"
+    case extensionWithoutSDK = "extension_without_sdk"
+    case noPushEntitlement = "no_push_entitlement"
     /// A code this version does not know, read back by `merge` from another version's
     /// output (`Diagnostic.codeText` keeps its text). Never made by this version.
     case unrecognised = "unrecognised"
@@ -82,7 +88,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
              .foreignMediaKey, .ambiguousSDK, .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable,
              .slowNetwork, .certificateExpiring, .truncatedMedia, .orientationIgnored, .largeBitmap, .unplayableVideo,
              .videoCodecSupport, .urlExpires, .dataOnlyImage, .urlNeedsEncoding, .deviceDependent, .payloadNearLimit,
-             .additionalDataTooLarge, .largeIconOnly, .decodeFailed, .unrecognised: false
+             .additionalDataTooLarge, .largeIconOnly, .decodeFailed, .noServiceExtension, .extensionNotRunnable, .extensionAboveApp,
+             .extensionWithoutSDK, .noPushEntitlement, .unrecognised: false
         }
     }
 
@@ -94,11 +101,11 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .invalidPayload, .invalidURL, .unrenderedTemplate, .notHTTPS, .insecureRedirect, .tooManyRedirects, .httpError, .emptyMedia, .tooLarge,
              .timeout, .tlsError, .atsViolation, .networkError, .blockedAddress, .writeError, .invalidMediaSpec, .unsupportedType,
              .mutableContentMissing, .noAlert, .payloadTooLarge, .undecodableMedia, .unplayableVideo, .additionalDataTooLarge,
-             .decodeFailed: .error
+             .decodeFailed, .noServiceExtension, .extensionNotRunnable, .noPushEntitlement: .error
         case .noMedia, .bundleResource, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch, .foreignMediaKey, .ambiguousSDK,
              .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable, .slowNetwork, .certificateExpiring, .truncatedMedia,
              .orientationIgnored, .largeBitmap, .videoCodecSupport, .urlExpires, .dataOnlyImage, .urlNeedsEncoding, .deviceDependent,
-             .payloadNearLimit, .largeIconOnly, .unrecognised: .warning
+             .payloadNearLimit, .largeIconOnly, .extensionAboveApp, .extensionWithoutSDK, .unrecognised: .warning
         }
     }
 
@@ -123,6 +130,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case origin
         /// What the platform does with any file (Android shows a GIF's first frame): nothing to mend.
         case platform
+        /// The app as built (SPEC 22): only a new build of it mends it; no payload or file does.
+        case app
     }
 
     package var subject: Subject {
@@ -134,6 +143,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .tooLarge, .exceedsIOSLimit, .unsupportedType, .typeMismatch, .orientationIgnored, .largeBitmap, .slowNetwork,
              .needsAndroidVersion, .unplayableVideo, .videoCodecSupport: .file
         case .animationLost: .platform
+        case .noServiceExtension, .extensionNotRunnable, .extensionAboveApp, .extensionWithoutSDK, .noPushEntitlement: .app
         case .invalidURL, .unrenderedTemplate, .urlExpires, .urlNeedsEncoding, .deviceDependent, .notHTTPS, .insecureRedirect,
              .tooManyRedirects, .httpError, .emptyMedia, .timeout, .tlsError, .networkError, .blockedAddress, .writeError,
              .invalidMediaSpec, .bundleResource, .undecodableMedia, .truncatedMedia, .largeIconOnly, .decodeFailed,
@@ -200,6 +210,11 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .payloadNearLimit: "shorten the text or custom data to stay under 3,500 bytes"
         case .additionalDataTooLarge: "keep the request's data under 2,048 bytes (send an ID and fetch the rest in the app)"
         case .largeIconOnly: "send a square picture that reads at icon size, or send the push through a path that shows a big picture"
+        case .noServiceExtension: "add a Notification Service Extension target that uses the push SDK's extension, and embed it in the app"
+        case .extensionNotRunnable: "set NSExtensionPrincipalClass to the extension's class and build its executable into the .appex"
+        case .extensionAboveApp: "lower the extension target's deployment target (IPHONEOS_DEPLOYMENT_TARGET) to the app's"
+        case .extensionWithoutSDK: "link the push SDK's extension framework into the Notification Service Extension, or check that its own code downloads the media"
+        case .noPushEntitlement: "enable the Push Notifications capability for the app's App ID and sign it with a profile that carries it"
         case .unrecognised: "see the message"
         }
     }
@@ -256,6 +271,11 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .additionalDataTooLarge: "The push's custom data is over the platform's limit: it refuses the push."
         case .largeIconOnly: "Android shows this picture only as a small square icon beside the text, cropped."
         case .videoCodecSupport: "Only some iPhones can play this video."
+        case .noServiceExtension: "This app has no Notification Service Extension: no push it receives shows media."
+        case .extensionNotRunnable: "iOS cannot start this app's Notification Service Extension: its pushes show without media."
+        case .extensionAboveApp: "iPhones on iOS versions between the app's and its extension's never run the extension: no media there."
+        case .extensionWithoutSDK: "The app's Notification Service Extension links no push SDK: nothing may add the media."
+        case .noPushEntitlement: "The app is signed without the push entitlement: it receives no pushes at all."
         case .unrecognised: "See the message for what to do."
         }
     }

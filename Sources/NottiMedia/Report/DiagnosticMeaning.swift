@@ -140,6 +140,20 @@ extension DiagnosticCode {
         case .largeIconOnly:
             "(Expo, Android) `expo-notifications` shows `richContent.image` as the large icon, a small square cropped from the "
                 + "middle, not a big picture: a picture more than a quarter wider or taller than square loses what the crop cuts"
+        case .noServiceExtension:
+            "(`app`, iOS) no bundle under the app's `PlugIns/` has `NSExtension.NSExtensionPointIdentifier` "
+                + "`com.apple.usernotifications.service`: iOS never runs a Notification Service Extension, so no push shows media"
+        case .extensionNotRunnable:
+            "(`app`, iOS) a service extension whose `Info.plist` names no `NSExtensionPrincipalClass`, or whose executable "
+                + "(`CFBundleExecutable`) is not in its bundle: iOS fails to launch it"
+        case .extensionAboveApp:
+            "(`app`, iOS) a service extension's `MinimumOSVersion` (else the one its executable was built for) above the app's: "
+                + "phones between the two install the app and never run the extension; the message names both versions"
+        case .extensionWithoutSDK:
+            "(`app`, iOS) a service extension whose executable's load commands name none of the push SDKs' extension frameworks "
+                + "(an SDK linked statically names none either)"
+        case .noPushEntitlement:
+            "(`app`, iOS) the app's `embedded.mobileprovision` has no `Entitlements.aps-environment`: APNs delivers nothing to the build"
         case .unrecognised:
             "(`merge`) a code of another version of the tool, kept as that version wrote it"
         }

@@ -60,7 +60,8 @@ final class FixTargets: @unchecked Sendable {
         }
         for diagnostic in report.diagnostics {
             let line = FindingLine.format(diagnostic, in: report)
-            if diagnostic.code.subject == .payload {
+            // The payload's and the app's (SPEC 22) findings: printed; no rendition mends either.
+            if diagnostic.code.subject == .payload || diagnostic.code.subject == .app {
                 payloadLines.append(line)
                 continue
             }

@@ -115,6 +115,7 @@ enum Completions {
         case .merge: "join the JSON outputs of check's shards"
         case .fix: "write media that passes on every phone"
         case .serve: "the verdict over HTTP, for each recipient"
+        case .app: "what the app's own build does with its pushes"
         }
     }
 

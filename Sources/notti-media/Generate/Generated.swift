@@ -32,6 +32,7 @@ enum Generated: String, CaseIterable {
         case .merge: "FILE..."
         case .fix: "PATH... --into DIR"
         case .serve: ""
+        case .app: "PATH..."
         }
     }
 

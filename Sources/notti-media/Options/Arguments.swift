@@ -12,8 +12,10 @@ struct UsageError: Error {
 enum Arguments {
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         let commands = Command.allCases.map(\.rawValue)
+        // "process, check, …, serve or app": every command, from the one list.
+        let listed = commands.dropLast().joined(separator: ", ") + " or " + commands.last!
         guard let first = arguments.first else {
-            throw UsageError("no command given: expected process, check, sniff or merge (see notti-media --help)")
+            throw UsageError("no command given: expected \(listed) (see notti-media --help)")
         }
         switch first {
         case "--help", "-h", "help": return .help(arguments.dropFirst().first.flatMap(Command.init(rawValue:)))
@@ -29,9 +31,9 @@ enum Arguments {
             if first.hasPrefix("-") {
                 let typed = first.drop { $0 == "-" }
                 throw UsageError("unknown option '\(first)'\(suggestion(String(typed), among: ["help", "version"], prefix: "--")) "
-                    + "(a command comes first: process, check, sniff or merge; see notti-media --help)")
+                    + "(a command comes first: \(listed); see notti-media --help)")
             }
-            throw UsageError("unknown command '\(first)'\(suggestion(first, among: commands)): expected process, check, sniff or merge (see notti-media --help)")
+            throw UsageError("unknown command '\(first)'\(suggestion(first, among: commands)): expected \(listed) (see notti-media --help)")
         }
         var options = Options(command: command)
         var index = 1
@@ -129,6 +131,8 @@ enum Arguments {
             try validateErrorsOnly(options, drawsPage: options.htmlPath != nil)
         case .sniff:
             guard !options.operands.isEmpty else { throw UsageError("sniff expects at least one FILE") }
+        case .app:
+            guard !options.operands.isEmpty else { throw UsageError("app expects at least one PATH: an .ipa, or an .xcarchive or .app folder") }
         case .fix:
             guard !options.operands.isEmpty else {
                 throw UsageError("fix expects at least one PATH: payload files, folders or .jsonl files")

@@ -18,6 +18,7 @@ enum HelpText {
         case .merge?: merge + optionList(for: .merge)
         case .fix?: fix + optionList(for: .fix)
         case .serve?: serve + optionList(for: .serve)
+        case .app?: app + optionList(for: .app)
         }
     }
 
@@ -98,6 +99,7 @@ enum HelpText {
           notti-media merge FILE... [options]      join check's shards' JSON outputs
           notti-media fix PATH... --into DIR       write media that passes everywhere
           notti-media serve [options]              the verdict over HTTP, per recipient
+          notti-media app PATH... [options]        the app as built: its push extension
           notti-media --help | COMMAND --help
           notti-media --version
 
@@ -215,6 +217,25 @@ enum HelpText {
         in input order, one summary, in any format. It streams: memory stays flat. A missing,
         repeated or foreign shard (another input's) is an error naming it. Exit 0 when all
         payloads passed, 1 when any failed, 2 for bad usage or shards that do not fit.
+
+        Options:
+
+        """
+
+    static let app = """
+        Usage: notti-media app PATH... [options]
+
+        What the team's own build does with its pushes, read from the build itself,
+        never unpacked to disk: an .ipa, an .xcarchive or .app folder (Android's .apk and
+        .aab are not read by this version: exit 2, saying so). Prints the
+        app's bundle id, version, minimum iOS and aps-environment (its provisioning
+        profile's), and each extension under PlugIns/: its point, principal class, minimum
+        iOS, executable, the push SDK it links (by the frameworks its Mach-O load commands
+        name) and that SDK's version, its own App Transport Security keys and a content
+        extension's categories. Findings: no_service_extension, extension_not_runnable,
+        extension_above_app, extension_without_sdk, no_push_entitlement.
+        Exit 0 when no build has an error, 1 when one has, 2 for bad usage or a file that
+        is no build (a damaged archive, an entry named outside it).
 
         Options:
 

@@ -73,6 +73,10 @@ enum OptionTable {
                    choices: ["text", "json", "junit", "github", "sarif", "codequality"]) { options, text throws(UsageError) in
             try options.format = format(text, allowed: [.text, .json, .junit, .github, .sarif, .codequality], spec: "format")
         },
+        OptionSpec("format", value: "text|json", [.app], expects: "text or json",
+                   help: ["text (default): a line per build and per extension, then the", "findings; json: one object per build per line"]) { options, text throws(UsageError) in
+            try options.format = format(text, allowed: [.text, .json], spec: "format")
+        },
         OptionSpec("format", value: "text|json", [.sniff], expects: "text or json",
                    help: ["text (default), or one JSON record per file per line"]) { options, text throws(UsageError) in
             try options.format = format(text, allowed: [.text, .json], spec: "format")

@@ -1,7 +1,7 @@
 import NottiMedia
 
 enum Command: String, CaseIterable {
-    case process, check, sniff, merge, fix, serve
+    case process, check, sniff, merge, fix, serve, app
 }
 
 enum OutputFormat: String {
