@@ -127,22 +127,14 @@ let package = Package(
         // load it and the TLS library it brings. Its header comes from libmicrohttpd-dev (scripts/setup).
         .target(name: "CServeShim", linkerSettings: [.linkedLibrary("dl")]),
         // The app as built (SPEC 22): Debian's libplist reads property lists (XML and binary), libzip the
-        // .ipa, .apk and .aab archives in place; CAppFormats the formats no Debian library reads (Mach-O's
-        // load commands), each one small bounded file, fuzzed.
-        .systemLibrary(
-            name: "CPlist",
-            pkgConfig: "libplist-2.0",
-            providers: [.apt(["libplist-dev"])]
-        ),
-        .systemLibrary(
-            name: "CZip",
-            pkgConfig: "libzip",
-            providers: [.apt(["libzip-dev"])]
-        ),
+        // .ipa, .apk and .aab archives in place, both opened by CBuildShim when `app` first needs them (no
+        // other command loads them); CAppFormats the formats no Debian library reads (Mach-O's load
+        // commands), each one small bounded file, fuzzed.
+        .target(name: "CBuildShim", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CAppFormats"),
         .target(
             name: "NottiMedia",
-            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite", "CSystemShim", "CDecodeDoor", "CPlist", "CZip", "CAppFormats"]
+            dependencies: ["CCurl", "CCurlShim", "CMagic", "CCrypto", "CSQLite", "CSystemShim", "CDecodeDoor", "CBuildShim", "CAppFormats"]
         ),
         .executableTarget(
             name: "notti-media",

@@ -1,1 +1,0 @@
-#include <plist/plist.h>
