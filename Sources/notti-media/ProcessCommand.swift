@@ -41,10 +41,11 @@ struct ProcessCommand {
             return ExitCode.usage
         }
         let serviceExtension: ServiceExtension
+        let decoder = Tool.decoder(options)
         do {
             serviceExtension = try ServiceExtension(
                 options: Tool.fetchOptions(from: options), selection: options.sdk, outputDirectory: outputDirectory,
-                ownedPaths: .run, cache: Tool.openCache(options), decoder: Tool.decoder(options))
+                ownedPaths: .run, cache: Tool.openCache(options), decoder: decoder)
         } catch {
             Console.fail(error.message)
             return ExitCode.localFailure
@@ -63,6 +64,8 @@ struct ProcessCommand {
         guard let (isRequest, reports) = handled else {
             return ExitCode.interrupted(by: Signals.receivedSignal ?? SIGINT)
         }
+        // A decode that found this machine unable to decode stopped the run (SPEC 17): Tool says why, exit 2; no content.
+        guard decoder.unusableReason == nil else { return ExitCode.localFailure }
         guard !reports.isEmpty else {
             Console.fail("\(source) has no delivery for --platform \(options.platforms.rawValue): an APNs payload goes to iOS only "
                 + "(an FCM send request, {\"message\": ...}, goes to both)")

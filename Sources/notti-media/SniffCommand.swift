@@ -60,7 +60,8 @@ struct SniffCommand {
             report.path = path
             return .report(report)
         } use: { _, outcome in
-            if Signals.receivedSignal != nil { return false }
+            // A signal, or a decode that found the machine unable to decode (SPEC 17: the run stops, exit 2), writes no more.
+            if Signals.receivedSignal != nil || decoder.unusableReason != nil { return false }
             switch outcome {
             case .unreadable(let message):
                 Console.fail(message)

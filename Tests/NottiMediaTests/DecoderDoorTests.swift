@@ -46,7 +46,34 @@ import CDecodeDoor
     @Test func aFilterThatCannotBeInstalledStopsTheRun() throws {
         let result = try CLI.run(["sniff", Self.fixture("photo.jpg")], environment: ["NOTTI_MEDIA_DECODE_NO_FILTER": "1"])
         #expect(result.status == 2, "\(result.stdout)")
+        // The run stops at that decode: no record of it, nothing after it (a decode_failed line before the exit was one).
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
         #expect(result.stderr == "notti-media: the decoders' system-call filter cannot be installed on this machine (seccomp refused it)\n",
+                "\(result.stderr)")
+    }
+
+    /// check and process stop there too: no record and no content of the payload whose decode found the machine
+    /// unable to decode, nor of any after it (SPEC 17), exit 2 naming why.
+    @Test(arguments: ["check", "process"])
+    func aFilterThatCannotBeInstalledWritesNoRecord(command: String) throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let payload = folder.appendingPathComponent("photo.json").path
+        try #"{"aps": {"alert": "Photo", "mutable-content": 1}, "notification_id": "n-1", "notti_image_url": "\#(TestServer.shared.url("/media/photo.jpg"))"}"#
+            .write(toFile: payload, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out").path
+        let result = try CLI.run([command, payload, "--cacert", Paths.testCA, "--out", out] + (command == "check" ? ["--format", "json"] : []),
+                                 environment: ["NOTTI_MEDIA_DECODE_NO_FILTER": "1"])
+        #expect(result.status == 2, "\(result.stdout) \(result.stderr)")
+        if command == "check" {
+            // No record; the summary says the run was cut short, as after a signal.
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("{\"summary\":"), "\(result.stdout)")
+            #expect(OutFolder.summary(ofJSONLines: result.stdout)?["interrupted"] as? Bool == true)
+        } else {
+            #expect(result.stdout.isEmpty, "\(result.stdout)")
+        }
+        #expect(result.stderr.hasSuffix("notti-media: the decoders' system-call filter cannot be installed on this machine (seccomp refused it)\n"),
                 "\(result.stderr)")
     }
 

@@ -343,7 +343,11 @@ public final class CheckPipeline: @unchecked Sendable {
             let parked = job.isRequest
                 ? requestCache.complete(FetchKey(url: job.url.string, policy: job.policy), with: result) : cache.complete(job.url.string, with: result)
             writer.deliver(parked.compactMap { pending in
-                pending.fill(job.url.string, with: result) ? finishRecord(pending) : nil
+                guard pending.fill(job.url.string, with: result) else { return nil }
+                let record = finishRecord(pending)
+                // A decode that found this machine unable to decode stopped the run (SPEC 17: exit 2 at the first
+                // decode, naming why): no record is written past it, its own included.
+                return configuration.decoder.unusableReason == nil ? record : nil
             })
         }
     }
