@@ -64,7 +64,7 @@ package struct AppBuild: Sendable {
             throw BuildError("\(path): not a build: an .ipa is a zip archive, and this is none")
         }
         let files = try ZipBuild(descriptor: descriptor, name: path)
-        if files.paths.contains("AndroidManifest.xml") || files.paths.contains("base/manifest/AndroidManifest.xml") {
+        if files.contains("AndroidManifest.xml") || files.contains("base/manifest/AndroidManifest.xml") {
             throw BuildError("\(path): an Android build (.apk or .aab): this version reads iOS builds only (.ipa, .app, .xcarchive)")
         }
         return (files, try onlyApp(in: "Payload", of: files))

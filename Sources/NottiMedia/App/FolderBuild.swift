@@ -6,6 +6,7 @@ package final class FolderBuild: BuildFiles {
     package let name: String
     package let paths: [String]
     private let root: String
+    private let listed: Set<String>
     /// Paths that are not regular files (links, devices, pipes): why each is refused, in words.
     private let refused: [String: String]
 
@@ -21,6 +22,7 @@ package final class FolderBuild: BuildFiles {
         var refused: [String: String] = [:]
         try Self.walk(root, relative: "", depth: 0, name: name, into: &paths, refused: &refused)
         self.paths = paths.sorted()
+        self.listed = Set(paths)
         self.refused = refused
     }
 
@@ -50,6 +52,8 @@ package final class FolderBuild: BuildFiles {
             guard paths.count <= maxFiles else { throw BuildError("\(name): more than \(maxFiles) files") }
         }
     }
+
+    package func contains(_ path: String) -> Bool { listed.contains(path) }
 
     package func size(of path: String) -> Int? {
         guard refused[path] == nil else { return 0 }

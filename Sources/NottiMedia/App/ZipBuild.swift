@@ -41,6 +41,8 @@ package final class ZipBuild: BuildFiles {
         var links = Set<String>()
         do throws(BuildError) {
             guard count >= 0 else { throw BuildError("\(name): its zip directory cannot be read") }
+            paths.reserveCapacity(Int(count))
+            indices.reserveCapacity(Int(count))
             for index in 0..<UInt64(count) {
                 guard let raw = zip.zip_get_name(archive, index, zip_flags_t(ZIP_FL_ENC_GUESS)) else {
                     throw BuildError("\(name): entry \(index) has no readable name: the archive is damaged")
@@ -73,6 +75,8 @@ package final class ZipBuild: BuildFiles {
     deinit {
         library.pointee.zip_discard(archive)
     }
+
+    package func contains(_ path: String) -> Bool { indices[path] != nil }
 
     package func size(of path: String) -> Int? {
         guard let index = indices[path] else { return nil }
