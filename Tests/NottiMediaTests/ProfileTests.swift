@@ -170,6 +170,16 @@ extension ProcessRun {
         #expect(media.map { $0["identifier"] as? String } == ["alpha", "broken", "local", "zeta"])
     }
 
+    /// SPEC 20, round five: a bundle file name alone is no media fetched: reason `no_media` (not a failure), the
+    /// warning beside it, the record passing; it was reason `bundle_resource`, a reason with only a warning.
+    @Test func aOneSignalBundleFileAloneIsNoMediaWithTheWarning() throws {
+        let run = try ProcessRun.profile("onesignal", sdkPayload(#""att": {"local": "sounds/ding.wav"}"#))
+        #expect(run.outcome == "unchanged")
+        #expect(run.reason == "no_media")
+        #expect(run.diagnosticCodes == ["bundle_resource"])
+        #expect(run.report["passed"] as? Bool == true)
+    }
+
     @Test(arguments: [
         ("/file/logo.png/x?filename=pic.png&type=none", "png", "the filename query parameter"),
         ("/file/photo.jpg/x?type=image/jpg", "jpg", "the Content-Type"),

@@ -4,7 +4,6 @@ package struct JudgedEntries: Sendable {
     var errors: [Diagnostic] = []
     var warnings: [Diagnostic] = []
     var firstFailure: DiagnosticCode?
-    var bundled = false
     var media: Report.Media = .none
     var verdicts: [MediaVerdict] = []
 
@@ -25,7 +24,6 @@ package struct JudgedEntries: Sendable {
         errors += part.errors
         warnings += part.warnings
         firstFailure = firstFailure ?? part.firstFailure
-        bundled = bundled || part.bundled
         verdicts += part.verdicts
         if media, case .entries(let mine) = self.media, case .entries(let theirs) = part.media { self.media = .entries(mine + theirs) }
     }
@@ -46,7 +44,6 @@ package struct JudgedEntries: Sendable {
             firstFailure = firstFailure ?? reason
         case .bundleResource(_, let message):
             warnings.append(named(Diagnostic(.warning, .bundleResource, message)))
-            bundled = true
         }
         // Whatever this phone made of the media, a certificate about to end fails every phone later.
         if let expiring = verdict.facts?.expiringCertificate {
@@ -77,7 +74,7 @@ extension FailurePolicyDelivery {
     /// OneSignal), or one failure drops every attachment and the overrides
     /// (`allOrNothing`, Airship).
     init(
-        _ policy: SDKProfile.FailurePolicy, attachments: [Attachment], firstFailure: DiagnosticCode?, bundled: Bool,
+        _ policy: SDKProfile.FailurePolicy, attachments: [Attachment], firstFailure: DiagnosticCode?,
         overrides: ContentOverrides?
     ) {
         if let firstFailure, policy != .perEntry {
@@ -85,7 +82,8 @@ extension FailurePolicyDelivery {
         } else if !attachments.isEmpty {
             self.init(outcome: .attached, reason: nil, attachments: attachments, overrides: overrides)
         } else {
-            self = .unchanged(firstFailure ?? (bundled ? .bundleResource : .noMedia))
+            // A bundle file alone fetches nothing: `no_media`, its warning beside it (SPEC 20, round five).
+            self = .unchanged(firstFailure ?? .noMedia)
         }
     }
 }

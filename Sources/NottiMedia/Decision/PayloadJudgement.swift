@@ -42,8 +42,7 @@ package struct PayloadJudgement: Sendable {
                 delivery = neverRuns.map { .unchanged($0) }
                     ?? FailurePolicyDelivery(
                         profile.failurePolicy, attachments: judged.attachments, firstFailure: judged.firstFailure,
-                        // OneSignal's bicon resource on Android: an icon of the app's, no picture to show (SPEC 15).
-                        bundled: judged.bundled && profile.bundleFiles?.attaches == true, overrides: overrides)
+                        overrides: overrides)
             }
         }
         if rejected { delivery = FailurePolicyDelivery(outcome: .rejected, reason: .payloadTooLarge) }

@@ -83,12 +83,12 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         switch self {
         case .noMedia, .invalidPayload, .invalidURL, .unrenderedTemplate, .notHTTPS, .insecureRedirect, .tooManyRedirects, .httpError, .emptyMedia,
              .tooLarge, .timeout, .tlsError, .atsViolation, .networkError, .blockedAddress, .writeError, .invalidMediaSpec,
-             .unsupportedType, .bundleResource, .undecodableMedia: true
+             .unsupportedType, .undecodableMedia: true
         case .mutableContentMissing, .noAlert, .payloadTooLarge, .notificationIDMissing, .exceedsIOSLimit, .typeMismatch,
              .foreignMediaKey, .ambiguousSDK, .duplicateKey, .animationLost, .needsAndroidVersion, .noAndroidMedia, .notCacheable,
              .slowNetwork, .certificateExpiring, .truncatedMedia, .orientationIgnored, .largeBitmap, .unplayableVideo,
              .videoCodecSupport, .urlExpires, .dataOnlyImage, .urlNeedsEncoding, .deviceDependent, .payloadNearLimit,
-             .additionalDataTooLarge, .largeIconOnly, .decodeFailed, .noServiceExtension, .extensionNotRunnable, .extensionAboveApp,
+             .additionalDataTooLarge, .largeIconOnly, .decodeFailed, .bundleResource, .noServiceExtension, .extensionNotRunnable, .extensionAboveApp,
              .extensionWithoutSDK, .noPushEntitlement, .unrecognised: false
         }
     }
