@@ -247,6 +247,10 @@ import Testing
         for record in heavy {
             #expect(codes(record).contains("additional_data_too_large") == (over == 1), "\(codes(record))")
             #expect(record["passed"] as? Bool == (over == 0))
+            // OneSignal refuses the request (SPEC 20, round five): rejected, as payload_too_large, nothing stored
+            // (check's folder holds exactly what the records name); it was attached, its pictures stored.
+            #expect(record["outcome"] as? String == (over == 1 ? "rejected" : "attached"), "\(record["source"] ?? "")")
+            #expect(record["reason"] as? String == (over == 1 ? "additional_data_too_large" : nil))
         }
     }
 

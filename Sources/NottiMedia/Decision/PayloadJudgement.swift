@@ -23,8 +23,10 @@ package struct PayloadJudgement: Sendable {
         // Without mutable-content, or without alert text, iOS never runs the extension:
         // the push shows as sent, whatever the media would have done (SPEC 7).
         let neverRuns = context.lazy.map(\.code).first { $0 == .mutableContentMissing || $0 == .noAlert }
-        // APNs refuses a payload over its limit: no phone receives anything (SPEC 7).
-        let rejected = context.contains { $0.severity == .error && $0.code == .payloadTooLarge }
+        // APNs refuses a payload over its limit, OneSignal a request whose data is over its own: no phone receives
+        // anything (SPEC 7, SPEC 20's round five), so nothing is stored.
+        let rejectedBy = context.first { $0.severity == .error && ($0.code == .payloadTooLarge || $0.code == .additionalDataTooLarge) }?.code
+        let rejected = rejectedBy != nil
         var judged = JudgedEntries()
         var delivery: FailurePolicyDelivery
         switch plan.spec {
@@ -45,7 +47,7 @@ package struct PayloadJudgement: Sendable {
                         overrides: overrides)
             }
         }
-        if rejected { delivery = FailurePolicyDelivery(outcome: .rejected, reason: .payloadTooLarge) }
+        if let rejectedBy { delivery = FailurePolicyDelivery(outcome: .rejected, reason: rejectedBy) }
         if profile.showsLargeIconOnly, delivery.attachments.first != nil, let size = judged.media.all.first?.dimensions,
            let finding = Self.largeIconOnly(size, sdk: profile.sdk) {
             judged.warnings.append(finding)
