@@ -120,11 +120,26 @@ import Testing
 
     @Test func expiredIsAnErrorBeforeTheLatestDeliveryAWarningAfterItNothing() {
         let url = "https://d.cloudfront.net/a.png?Expires=1000000"
-        #expect(SignedURL.finding(for: url, now: 1_000_000, sendAt: 1_000_000, latestDelivery: 2_000_000)?.severity == .error)
-        let warning = SignedURL.finding(for: url, now: 900_000, sendAt: 900_000, latestDelivery: 1_000_001)
+        #expect(SignedURL.finding(for: url, now: 1_000_000, sendAt: 1_000_000)?.severity == .error)
+        let warning = SignedURL.finding(for: url, now: 900_000, sendAt: 900_000, lifetime: .seconds(100_001))
         #expect(warning?.severity == .warning && warning?.code == .urlExpires)
         #expect(warning?.message.contains("expires at 1970-01-12T13:46:40Z (Expires), before the push's latest delivery at 1970-01-12T13:46:41Z") == true)
-        #expect(SignedURL.finding(for: url, now: 900_000, sendAt: 900_000, latestDelivery: 1_000_000) == nil)
+        #expect(SignedURL.finding(for: url, now: 900_000, sendAt: 900_000, lifetime: .seconds(100_000)) == nil)
+    }
+
+    /// SPEC 20's round five: expired by the send time is an error, whatever the clock says (it was a warning: the
+    /// check compared with the run's clock); and without --send-at the message holds no date of the run's clock.
+    @Test func theSendTimeDecidesExpiredAndTheMessageHoldsNoClock() {
+        let url = "https://d.cloudfront.net/a.png?Expires=1000000"
+        let afterExpiry = SignedURL.finding(for: url, now: 900_000, sendAt: 1_000_500)
+        #expect(afterExpiry?.severity == .error)
+        #expect(afterExpiry?.message.contains("expired at 1970-01-12T13:46:40Z (Expires), before the send time 1970-01-12T13:55:00Z") == true)
+        let first = SignedURL.finding(for: url, now: 999_000, sendAt: nil)?.message
+        let second = SignedURL.finding(for: url, now: 999_500, sendAt: nil)?.message
+        #expect(first != nil && first == second, "\(first ?? "")")
+        #expect(first?.contains("within the 30 days APNs keeps the push for phones that are off, from a send now") == true)
+        let ttl = SignedURL.finding(for: url, now: 999_000, sendAt: nil, lifetime: .seconds(3_600), platform: .android)?.message
+        #expect(ttl?.contains("within the 3600 s the request keeps the push") == true, "\(ttl ?? "")")
     }
 
     /// A request's own lifetime (`android.ttl`, `apns-expiration`) bounds each platform's latest delivery.

@@ -50,23 +50,43 @@ package enum SignedURL {
         platform == .ios ? 30 * 86_400 : 28 * 86_400
     }
 
-    /// `url_expires` for one URL, or nil: an error when it has expired at `now`, a warning when it expires
-    /// before `latestDelivery` (the send time plus the push's lifetime).
-    package static func finding(for url: String, now: Int, sendAt: Int, latestDelivery: Int) -> Diagnostic? {
-        expiry(of: url).flatMap { finding(for: $0, now: now, sendAt: sendAt, latestDelivery: latestDelivery) }
+    /// `url_expires` for one URL, or nil: an error when it has expired by the send time (`sendAt`, else `now`), a
+    /// warning when it expires before the push's latest delivery (the send time plus the request's `lifetime`,
+    /// else the platform's default).
+    package static func finding(for url: String, now: Int, sendAt: Int?, lifetime: SendRequest.Lifetime? = nil,
+                                platform: Platform = .ios) -> Diagnostic? {
+        expiry(of: url).flatMap { finding(for: $0, now: now, sendAt: sendAt, lifetime: lifetime, platform: platform) }
     }
 
-    /// As `finding(for:now:sendAt:latestDelivery:)`, for an expiry already read.
-    package static func finding(for expiry: Expiry, now: Int, sendAt: Int, latestDelivery: Int) -> Diagnostic? {
+    /// As `finding(for:now:sendAt:lifetime:platform:)`, for an expiry already read. Its message gives the URL's
+    /// own dates and those the campaign set, never the run's clock: without `--send-at`, the same output every run
+    /// (SPEC 20's round five).
+    package static func finding(for expiry: Expiry, now: Int, sendAt: Int?, lifetime: SendRequest.Lifetime?,
+                                platform: Platform) -> Diagnostic? {
         let ends = "\(CertificateFacts.timestamp(expiry.at)) (\(expiry.scheme))"
-        if expiry.at <= now {
-            return .error(.urlExpires, "the signed URL expired at \(ends): every phone gets an error instead of the media; "
+        let sent = sendAt ?? now
+        if expiry.at <= sent {
+            let when = sendAt.map { ", before the send time \(CertificateFacts.timestamp($0))" } ?? ""
+            return .error(.urlExpires, "the signed URL expired at \(ends)\(when): every phone gets an error instead of the media; "
                 + DiagnosticCode.urlExpires.fix)
         }
-        guard expiry.at < latestDelivery else { return nil }
-        return Diagnostic(.warning, .urlExpires,
-            "the signed URL expires at \(ends), before the push's latest delivery at \(CertificateFacts.timestamp(latestDelivery)) "
-                + "(sent at \(CertificateFacts.timestamp(sendAt)), kept that long for phones that are off): those phones get no media; "
-                + DiagnosticCode.urlExpires.fix)
+        let latest = lifetime?.latestDelivery(sentAt: sent) ?? sent + defaultLifetimeSeconds(platform)
+        guard expiry.at < latest else { return nil }
+        let before: String
+        switch (sendAt, lifetime) {
+        case (let sendAt?, _):
+            before = "before the push's latest delivery at \(CertificateFacts.timestamp(latest)) (sent at "
+                + "\(CertificateFacts.timestamp(sendAt)), kept that long for phones that are off)"
+        case (nil, .until(let epoch)?):
+            before = "before the push's latest delivery at \(CertificateFacts.timestamp(epoch)) (the request's expiration)"
+        case (nil, .seconds(let seconds)?):
+            before = "within the \(seconds) s the request keeps the push for phones that are off, from a send now "
+                + "(--send-at TIME gives the dates)"
+        case (nil, nil):
+            before = "within the \(defaultLifetimeSeconds(platform) / 86_400) days \(platform == .ios ? "APNs" : "FCM") keeps the push for "
+                + "phones that are off, from a send now (--send-at TIME gives the dates)"
+        }
+        return Diagnostic(.warning, .urlExpires, "the signed URL expires at \(ends), \(before): those phones get no media; "
+            + DiagnosticCode.urlExpires.fix)
     }
 }

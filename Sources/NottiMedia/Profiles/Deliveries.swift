@@ -26,13 +26,12 @@ package struct Deliveries: Sendable {
             isRequest = true
             // A platform's request is judged under its own platform's rules; an FCM request under `--sdk`'s (SPEC 20).
             let judgedUnder = request.dialect.sdk.map { SDKSelection.fixed($0) } ?? selection.forSendRequest
-            let sent = options.sendAt ?? Int(time(nil))
             for platform in Platform.allCases where platforms.includes(platform) {
                 guard let delivery = request.delivery(to: platform) else { continue }
                 list.append(Delivery(
                     plan: PayloadPlan(
                         delivery.payload, selection: judgedUnder, options: options, policies: policies, platform: platform,
-                        latestDelivery: delivery.lifetime?.latestDelivery(sentAt: sent), platformLimits: delivery.limits,
+                        lifetime: delivery.lifetime, platformLimits: delivery.limits,
                         checkURL: checkURL),
                     source: "\(source)#\(platform.rawValue)"))
             }

@@ -35,12 +35,11 @@ package final class PayloadPlan: Sendable {
     ///   - policies: every SDK's policy under `options`, when the caller made them once for many payloads.
     ///   - checkURL: section 2's URL check (`MediaURL.check`); `check` passes a memoized one.
     ///   - platform: whose delivery `payload` is: an APNs payload (iOS), or a send request's Android message.
-    ///   - latestDelivery: when the push stops waiting for an offline phone, as its request sets it
-    ///     (seconds since 1970); nil: the send time plus the platform's default lifetime.
+    ///   - lifetime: how long the push waits for an offline phone, as its request sets it; nil: the platform's default.
     ///   - platformLimits: the limits the platform that builds this delivery breaks (SPEC 20), found with the request.
     package init(
         _ payload: Payload, selection: SDKSelection, options: FetchOptions, policies: PolicyTable? = nil, platform: Platform = .ios,
-        latestDelivery: Int? = nil, platformLimits: [Diagnostic] = [],
+        lifetime: SendRequest.Lifetime? = nil, platformLimits: [Diagnostic] = [],
         checkURL: (JSONValue?, String, Bool) -> MediaURL.Verdict = { MediaURL.check($0, key: $1, allowHTTP: $2) }
     ) {
         let profile: SDKProfile
@@ -87,10 +86,8 @@ package final class PayloadPlan: Sendable {
                         + DiagnosticCode.urlNeedsEncoding.fix)))
             }
             if let expiry = url.expiry {
-                let now = Int(time(nil))
-                let sendAt = options.sendAt ?? now
-                let latest = latestDelivery ?? sendAt + SignedURL.defaultLifetimeSeconds(profile.platform)
-                if let finding = SignedURL.finding(for: expiry, now: now, sendAt: sendAt, latestDelivery: latest) {
+                if let finding = SignedURL.finding(for: expiry, now: Int(time(nil)), sendAt: options.sendAt, lifetime: lifetime,
+                                                   platform: profile.platform) {
                     urlFindings.append((planned.entry.key, finding))
                 }
             }

@@ -24,7 +24,7 @@ extension DiagnosticCode {
                 + "`data`, so the notification shows text only unless the app builds it itself"
         case .urlExpires:
             "a signed URL's expiry (AWS SigV4 `X-Amz-Date` + `X-Amz-Expires`, Google `X-Goog-Date` + `X-Goog-Expires`, CloudFront "
-                + "and SigV2 `Expires`): an error when it has expired, a warning when it expires before the send time (`--send-at`) "
+                + "and SigV2 `Expires`): an error when it has expired by the send time (`--send-at`, default now), a warning when it expires before the send time "
                 + "plus the push's lifetime (`apns-expiration` / `android.ttl`, else 30 days on iOS, 28 on Android)"
         case .unrenderedTemplate:
             "the media URL still holds template code (`{{`, `}}`, `{%`, `%}`, `${`, `<%`, or their percent-encoded forms): the "
