@@ -139,17 +139,28 @@ static const char *key_type_name(EVP_PKEY *key) {
 }
 
 /// Appends `text` and a separator to a malloc'd list; returns the list (NULL when out of memory).
+/// Appends `prefix` and `text` as one line of `list`. The name is the certificate's own bytes: a line break, a
+/// backslash or a NUL in it is escaped (`\n`, `\\`, `\0`), so that one name never reads as two (a name holding
+/// `\nDNS:other` split in two) and none ends the list early.
 static char *append_line(char *list, const char *prefix, const char *text, size_t length) {
     size_t old = list ? strlen(list) : 0;
-    size_t extra = (old ? 1 : 0) + strlen(prefix) + length + 1;
+    size_t extra = (old ? 1 : 0) + strlen(prefix) + 2 * length + 1;
     char *longer = realloc(list, old + extra);
     if (!longer) { free(list); return NULL; }
     char *end = longer + old;
     if (old) *end++ = '\n';
     memcpy(end, prefix, strlen(prefix));
     end += strlen(prefix);
-    memcpy(end, text, length);
-    end[length] = 0;
+    for (size_t i = 0; i < length; i++) {
+        char c = text[i];
+        if (c == '\n' || c == '\\' || c == 0) {
+            *end++ = '\\';
+            *end++ = c == '\n' ? 'n' : c == 0 ? '0' : '\\';
+        } else {
+            *end++ = c;
+        }
+    }
+    *end = 0;
     return longer;
 }
 

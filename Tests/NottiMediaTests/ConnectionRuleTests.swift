@@ -208,6 +208,22 @@ import Testing
         #expect(run.tls(run.ios)["cipher"] as? String == "TLS_RSA_WITH_AES_128_GCM_SHA256", "what the download negotiated")
     }
 
+    /// Issue 61 (item 10): a certificate name holding `\nDNS:` is one name, escaped, not two (the list read from
+    /// OpenSSL was split at line breaks, so `x.test\nDNS:forged.test` read as `x.test` and `forged.test`).
+    @Test func aNameWithALineBreakStaysOneName() throws {
+        func tagged(_ tag: UInt8, _ bytes: [UInt8]) -> [UInt8] { [tag, UInt8(bytes.count)] + bytes }
+        let names = tagged(0x82, Array("media.notti.test".utf8)) + tagged(0x82, Array("x.test\nDNS:forged.test".utf8))
+            + tagged(0x87, [127, 0, 0, 1])
+        let der = tagged(0x30, names).map { String(format: "%02X", $0) }.joined()
+        let certificates = try TestCertificates(subjectAltName: "DER:\(der)")
+        defer { certificates.remove() }
+        let server = TestServer(certificate: (certificates.chain, certificates.key))
+        let run = try Self.run(server, root: certificates.root)
+        #expect(run.ios["outcome"] as? String == "attached", "\(run.codes(run.ios))")
+        #expect(run.tls(run.ios)["subjectAltNames"] as? [String] == ["media.notti.test", "x.test\\nDNS:forged.test", "127.0.0.1"],
+                "\(run.tls(run.ios))")
+    }
+
     @Test(arguments: [
         ("a common name and no subjectAltName", "do not name media.notti.test", "subjectAltNames", 0),
         ("900 days", "validityDays 900", "validityDays", 1),
