@@ -3,8 +3,8 @@ import NottiMedia
 
 /// The payloads named on `check`'s command line, produced lazily in a stable
 /// order: files as given, folders walked for `*.json`, `*.apns`, `*.jsonl` and
-/// `*.ndjson` (sorted by path, hidden entries skipped), `.jsonl` / `.ndjson`
-/// files and `-` one payload a line.
+/// `*.ndjson`, and `*.json.gz`, `*.jsonl.gz`, `*.ndjson.gz` (sorted by path, hidden entries skipped),
+/// `.jsonl` / `.ndjson` files (and `.jsonl.gz`, `.ndjson.gz`) and `-` one payload a line.
 ///
 /// Every payload has a position (0-based, in that order, over the whole input);
 /// with a shard, only the positions that are `index - 1` modulo `count` are

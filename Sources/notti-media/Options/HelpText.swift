@@ -158,9 +158,11 @@ enum HelpText {
     static let check = """
         Usage: notti-media check PATH... [options]
 
-        Checks many payloads: payload files, folders (walked for *.json, *.apns, *.jsonl
-        and *.ndjson, sorted, hidden entries skipped), .jsonl / .ndjson files (one payload
-        a line, reported as file:line) and - for JSON Lines on standard input. Input and output stream in input order; each
+        Checks many payloads: payload files (a file of one JSON array holds a payload per
+        element), folders (walked for *.json, *.apns, *.jsonl,
+        *.ndjson and their .gz but .apns's, sorted, hidden entries skipped), .jsonl / .ndjson files
+        (one payload a line, reported as file:line; .jsonl.gz and .json.gz read through
+        zlib) and - for JSON Lines on standard input. Input and output stream in input order; each
         distinct media URL is downloaded once per run. A payload passes when no
         diagnostic is an error (--strict: no warning either). Exit 0 when all pass,
         1 when any fails, 2 for bad usage (a PATH that does not exist, no payload found)
