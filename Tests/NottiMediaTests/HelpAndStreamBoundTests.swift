@@ -21,6 +21,18 @@ import Testing
         #expect(help.contains("keyed by platform"))
     }
 
+    /// Issue 61 (item 9): check reads gzip'd inputs and JSON array files; its --help and the reference say so
+    /// (both named .jsonl and .ndjson alone).
+    @Test func checkHelpNamesEveryInputItReads() throws {
+        let help = try CLI.run(["check", "--help"]).stdout.replacingOccurrences(of: "\n", with: " ")
+        let reference = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/reference.md"), encoding: .utf8)
+            .replacingOccurrences(of: "\n  ", with: " ")
+        for text in [help, reference] {
+            let says = ["one JSON array", "json.gz", "jsonl.gz", "ndjson.gz"].filter { text.contains($0) }
+            #expect(says.count == 4, "names only \(says)")
+        }
+    }
+
     @Test func sniffHelpNamesStandardInputAndItsOwnQuiet() throws {
         let help = try CLI.run(["sniff", "--help"]).stdout
         #expect(help.hasPrefix("Usage: notti-media sniff FILE...|- [options]"))

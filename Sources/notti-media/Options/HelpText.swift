@@ -159,10 +159,10 @@ enum HelpText {
         Usage: notti-media check PATH... [options]
 
         Checks many payloads: payload files (a file of one JSON array holds a payload per
-        element), folders (walked for *.json, *.apns, *.jsonl,
-        *.ndjson and their .gz but .apns's, sorted, hidden entries skipped), .jsonl / .ndjson files
-        (one payload a line, reported as file:line; .jsonl.gz and .json.gz read through
-        zlib) and - for JSON Lines on standard input. Input and output stream in input order; each
+        element), folders (walked for *.json, *.apns, *.jsonl, *.ndjson, *.json.gz,
+        *.jsonl.gz and *.ndjson.gz, sorted, hidden entries skipped), .jsonl / .ndjson files
+        (one payload a line, reported as file:line; .gz ones read through zlib as they
+        stream) and - for JSON Lines on standard input. Input and output stream in input order; each
         distinct media URL is downloaded once per run. A payload passes when no
         diagnostic is an error (--strict: no warning either). Exit 0 when all pass,
         1 when any fails, 2 for bad usage (a PATH that does not exist, no payload found)
