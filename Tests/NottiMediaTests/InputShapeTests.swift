@@ -26,7 +26,9 @@ import Testing
         return path
     }
 
-    @Test func aJSONArrayFileIsOneInputPerElementNamedByItsLine() throws {
+    /// Each element is its own source, `FILE[N]` (SPEC 10; issue 61, item 2: they were `FILE:LINE`, and a one-line
+    /// array's elements all `FILE:1`, with no column).
+    @Test func aJSONArrayFileIsOneInputPerElementNamedByItsPlace() throws {
         let folder = Paths.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let logo = server.url("/media/logo.png")
@@ -35,13 +37,39 @@ import Testing
         let result = try check([path])
         #expect(result.status == 1, "the ftp element fails")
         let records = OutFolder.records(ofJSONLines: result.stdout)
-        #expect(records.map { $0["source"] as? String } == ["\(path):2", "\(path):3", "\(path):4"])
+        #expect(records.map { $0["source"] as? String } == ["\(path)[0]", "\(path)[1]", "\(path)[2]"])
+        // The ftp element's finding at its media key's place in the file: line 4, past the two spaces.
+        let finding = (records[2]["diagnostics"] as? [[String: Any]])?.first { $0["code"] as? String == "not_https" }
+        #expect(finding?["line"] as? Int == 4)
+        #expect(finding?["column"] as? Int == 3 + Self.keyColumn(payload(url: "ftp://x/y.png")) - 1)
         #expect(records.map { $0["index"] as? Int } == [0, 1, 2])
         #expect(records.map { $0["reason"] as? String } == [nil, "no_media", "not_https"])
         #expect(OutFolder.summary(ofJSONLines: result.stdout)?["inputs"] as? Int == 3)
         // Shards split the elements as positions of the whole input.
         let second = OutFolder.records(ofJSONLines: try check([path, "--shard", "2/2"]).stdout)
         #expect(second.map { $0["index"] as? Int } == [1])
+    }
+
+    /// Where `notti_image_url` starts in a payload's text, in characters from 1.
+    static func keyColumn(_ text: String) -> Int {
+        text.distance(from: text.startIndex, to: text.range(of: "\"notti_image_url\"")!.lowerBound) + 1
+    }
+
+    /// A one-line array (Expo's SDK posts so, as any JSON.stringify export): two elements, two sources, two columns.
+    @Test func aOneLineArraysElementsPointAtTheirOwnColumns() throws {
+        let folder = Paths.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = payload(url: "ftp://x/a.png"), second = payload(url: "ftp://x/b.png")
+        let path = try write("[\(first),\(second)]", "export.json", in: folder)
+        let result = try check([path])
+        let records = OutFolder.records(ofJSONLines: result.stdout)
+        #expect(records.map { $0["source"] as? String } == ["\(path)[0]", "\(path)[1]"])
+        let columns = records.map { record in
+            (record["diagnostics"] as? [[String: Any]])?.first { $0["code"] as? String == "not_https" }?["column"] as? Int
+        }
+        #expect(columns == [1 + Self.keyColumn(first), 1 + first.count + 1 + Self.keyColumn(second)])
+        let text = try CLI.run(["check", path, "--cacert", Paths.testCA, "--out", folder.appendingPathComponent("out").path])
+        #expect(text.stdout.contains("\(path)[1]:1:\(columns[1] ?? 0): error: not_https:"), "\(text.stdout)")
     }
 
     @Test func aLineHoldingAnArrayIsOneInputPerElement() throws {
@@ -67,7 +95,7 @@ import Testing
         let result = try check([lines, array])
         #expect(result.status == 0, "\(result.stdout)")
         let records = OutFolder.records(ofJSONLines: result.stdout)
-        #expect(records.map { $0["source"] as? String } == ["\(lines):1", "\(lines):2", "\(array):1"])
+        #expect(records.map { $0["source"] as? String } == ["\(lines):1", "\(lines):2", "\(array)[0]"])
         // A folder walk finds them too.
         let walked = OutFolder.records(ofJSONLines: try check([folder.path]).stdout)
         #expect(walked.count == 3)

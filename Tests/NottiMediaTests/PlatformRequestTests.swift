@@ -115,7 +115,7 @@ import Testing
         var byFile: [String: [Bool]] = [:]
         for record in records {
             let source = record["source"] as? String ?? ""
-            let file = String(source.split(separator: "/").last?.split(whereSeparator: { $0 == ":" || $0 == "#" }).first ?? "")
+            let file = String(source.split(separator: "/").last?.split(whereSeparator: { $0 == ":" || $0 == "#" || $0 == "[" }).first ?? "")
             byFile[file, default: []].append(record["passed"] as? Bool ?? false)
         }
         #expect(byFile.keys.sorted() == ["airship-spring-banner.json", "braze-new-arrivals.json", "expo-flash-deal.json", "onesignal-summer-sale.json"])

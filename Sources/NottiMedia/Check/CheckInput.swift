@@ -13,6 +13,9 @@ public struct CheckInput: Sendable {
     public var lineNumber: Int?
     /// Its 0-based position in the whole input (all shards), once known.
     public var index: Int?
+    /// For an element of a JSON array file (`FILE[N]`), where it starts in the file: its findings' lines and
+    /// columns, counted in its own bytes, are moved there (SPEC 10).
+    package var origin: MediaKeyPositions.Position?
 
     /// True for a line of JSON Lines.
     package var isLine: Bool { lineNumber != nil }

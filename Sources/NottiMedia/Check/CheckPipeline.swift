@@ -234,12 +234,12 @@ public final class CheckPipeline: @unchecked Sendable {
         }
         switch item.input.body {
         case .unreadable(let message):
-            return record(item.sequence, [invalid(PayloadError(message: message))], line: item.input.lineNumber, index: item.input.index)
+            return record(item.sequence, [invalid(PayloadError(message: message))], of: item.input)
         case .bytes(let bytes):
             do {
                 payload = try Payload(json: bytes)
             } catch {
-                return record(item.sequence, [invalid(error)], line: item.input.lineNumber, index: item.input.index)
+                return record(item.sequence, [invalid(error)], of: item.input)
             }
         }
         // Which send request it is, read with the payload (Payload/), before its plans are made (Profiles/).
@@ -250,7 +250,7 @@ public final class CheckPipeline: @unchecked Sendable {
             // The platform refuses the whole request: each record says so.
             let reports = Report.refusedRequest(
                 source: source, sdk: invalidSDK, error: error, strict: configuration.strict, platforms: configuration.platforms)
-            return record(item.sequence, reports, line: item.input.lineNumber, index: item.input.index)
+            return record(item.sequence, reports, of: item.input)
         }
         let inputDeliveries = Deliveries(
             payload, request: request, source: source, selection: configuration.selection, options: configuration.options,
@@ -275,7 +275,7 @@ public final class CheckPipeline: @unchecked Sendable {
         }
         let fetches = inputDeliveries.fetches
         guard !fetches.isEmpty else {
-            return record(item.sequence, reports(deliveries, results: [:]), line: item.input.lineNumber, index: item.input.index, places: places)
+            return record(item.sequence, reports(deliveries, results: [:]), of: item.input, places: places)
         }
         // A campaign names a few URLs many times: nearly every payload finds its
         // results in, and is reported at once, without a waiting payload.
@@ -309,7 +309,7 @@ public final class CheckPipeline: @unchecked Sendable {
         }
         guard let pending else {
             return dropped ? nil : record(
-                item.sequence, reports(deliveries, results: ready), line: item.input.lineNumber, index: item.input.index, places: places)
+                item.sequence, reports(deliveries, results: ready), of: item.input, places: places)
         }
         // Some download is still running: whichever thread fills the last result reports.
         var finished: CheckRecord?
@@ -354,14 +354,13 @@ public final class CheckPipeline: @unchecked Sendable {
 
     private func finishRecord(_ pending: PendingPayload) -> CheckRecord {
         record(
-            pending.sequence, reports(pending.deliveries, results: pending.results), line: pending.input.lineNumber,
-            index: pending.input.index, places: pending.places)
+            pending.sequence, reports(pending.deliveries, results: pending.results), of: pending.input, places: pending.places)
     }
 
     /// The record of one input: its first delivery's, with the others (a send request's
     /// Android delivery) as companions written right after it.
     private func record(
-        _ sequence: Int, _ reports: consuming [Report], line: Int?, index: Int?, places: MediaKeyPositions? = nil
+        _ sequence: Int, _ reports: consuming [Report], of input: CheckInput, places: MediaKeyPositions? = nil
     ) -> CheckRecord {
         var reports = reports
         // Taken out of the array from its end, each report moves into its record (a subscript read
@@ -369,22 +368,31 @@ public final class CheckPipeline: @unchecked Sendable {
         reports.reverse()
         let firstReport = reports.removeLast()
         var companions: [CheckRecord] = []
-        while let companion = reports.popLast() { companions.append(record(sequence, companion, line: line, index: index, places: places)) }
-        var first = record(sequence, firstReport, line: line, index: index, places: places)
+        while let companion = reports.popLast() { companions.append(record(sequence, companion, of: input, places: places)) }
+        var first = record(sequence, firstReport, of: input, places: places)
         if !companions.isEmpty { first.companions = companions }
         return first
     }
 
     private func record(
-        _ sequence: Int, _ report: consuming Report, line: Int?, index: Int?, places: MediaKeyPositions? = nil
+        _ sequence: Int, _ report: consuming Report, of input: CheckInput, places: MediaKeyPositions? = nil
     ) -> CheckRecord {
         var report = report
+        let line = input.lineNumber, index = input.index
         if let places, !places.isEmpty {
             for position in report.diagnostics.indices
             where report.diagnostics[position].line == nil && !report.diagnostics[position].code.isAboutPayload {
                 guard let at = places.position(ofEntry: report.diagnostics[position].entry) else { continue }
                 report.diagnostics[position].line = at.line
                 report.diagnostics[position].column = at.column
+            }
+        }
+        // An element of a JSON array file (SPEC 10): its positions, counted in its own bytes, are the file's.
+        if let origin = input.origin {
+            for position in report.diagnostics.indices {
+                guard let at = report.diagnostics[position].line, let column = report.diagnostics[position].column else { continue }
+                report.diagnostics[position].line = origin.line + at - 1
+                report.diagnostics[position].column = at == 1 ? origin.column + column - 1 : column
             }
         }
         if let line {
@@ -430,7 +438,9 @@ final class PendingPayload: @unchecked Sendable {
     init(sequence: Int, input: CheckInput, deliveries: [Delivery], needed: Int, places: MediaKeyPositions? = nil) {
         self.places = places
         self.sequence = sequence
-        self.input = CheckInput(source: input.source, body: .unreadable(""), lineNumber: input.lineNumber, index: input.index)
+        var kept = CheckInput(source: input.source, body: .unreadable(""), lineNumber: input.lineNumber, index: input.index)
+        kept.origin = input.origin
+        self.input = kept
         self.deliveries = deliveries
         self.needed = needed
     }

@@ -155,24 +155,33 @@ struct PayloadSources {
             + "rename it \(path.dropLast(4)).jsonl"
     }
 
-    /// Each element of `bytes`, a JSON array, as an input: `NAME:LINE` (the line it starts on, or
-    /// the JSON Lines line that holds the array), its bytes parsed later as any payload's.
+    /// Each element of `bytes`, a JSON array, as an input, its bytes parsed later as any payload's: in a file,
+    /// `NAME[N]` (N from 0), its findings at their positions in the file (SPEC 10: a one-line array's elements
+    /// have columns of their own); in a JSON Lines line, `NAME:LINE`, as the line's own findings.
     /// - Returns: nil when `bytes` is not a valid JSON array (then it is one input, and its
     ///   error is reported as a payload's), else whether to go on.
     private func elements(of bytes: [UInt8], named name: String, line: Int?, _ walk: inout Walk) -> Bool? {
         guard let ranges = try? JSONParser.arrayElementRanges(bytes) else { return nil }
-        var lineNumber = 1
+        // Where each element starts: its line, and its column in characters (as the parser counts them).
+        var position = MediaKeyPositions.Position(line: 1, column: 1)
         var counted = 0
-        for range in ranges {
-            if line == nil {
-                lineNumber += bytes[counted..<range.lowerBound].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-                counted = range.lowerBound
+        for (element, range) in ranges.enumerated() {
+            for byte in bytes[counted..<range.lowerBound] {
+                if byte == 0x0A {
+                    position = MediaKeyPositions.Position(line: position.line + 1, column: 1)
+                } else if byte & 0xC0 != 0x80 {
+                    position.column += 1
+                }
             }
-            let number = line ?? lineNumber
+            counted = range.lowerBound
+            let origin = position
             let going = walk.next {
-                CheckInput(source: Self.lineSource(name, number), body: range.count > Payload.maxReadBytes
-                    ? .unreadable("larger than \(Payload.maxReadBytes) bytes: not a push payload") : .bytes(Array(bytes[range])),
-                    lineNumber: number)
+                let body: CheckInput.Body = range.count > Payload.maxReadBytes
+                    ? .unreadable("larger than \(Payload.maxReadBytes) bytes: not a push payload") : .bytes(Array(bytes[range]))
+                guard line == nil else { return CheckInput(source: Self.lineSource(name, line!), body: body, lineNumber: line) }
+                var input = CheckInput(source: "\(name)[\(element)]", body: body)
+                input.origin = origin
+                return input
             }
             if !going { return false }
         }

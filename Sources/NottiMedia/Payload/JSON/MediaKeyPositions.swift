@@ -6,6 +6,11 @@ package struct MediaKeyPositions: Sendable {
     package struct Position: Sendable, Equatable {
         package var line: Int
         package var column: Int
+
+        package init(line: Int, column: Int) {
+            self.line = line
+            self.column = column
+        }
     }
 
     private var byURL: [String: Position] = [:]
