@@ -231,6 +231,14 @@ import Testing
         }
     }
 
+    /// Airship's `device_types: ["all"]`, what its own Python library writes (`ua.device_types("all")`), is every
+    /// platform, as the string `"all"` is (issue 61, item 3: it was invalid_payload, naming no field).
+    @Test func airshipsAllInAListIsEveryPlatform() throws {
+        let records = try check([Self.airship(deviceTypes: ["all"], ios: good, android: good)])
+        #expect(records.map { $0["platform"] as? String } == ["ios", "android"])
+        #expect(records.map { $0["outcome"] as? String } == ["attached", "attached"], "\(records.map(codes))")
+    }
+
     @Test(arguments: [0, 1])
     func oneSignalWarnsOver3500BytesAndRefusesDataOver2048(over: Int) throws {
         let url = good

@@ -68,7 +68,8 @@ enum AirshipRequest {
                 names.append(name)
             }
             guard !names.isEmpty else { throw read.refused("device_types", "is an empty list") }
-            return names
+            // `["all"]`, what Airship's own Python library writes for `ua.device_types("all")`, is every platform.
+            return names.contains("all") ? ["ios", "android"] : names
         case let other?: throw read.refused("device_types", "is \(other.kindName), not \"all\" or a list of platforms")
         }
     }
