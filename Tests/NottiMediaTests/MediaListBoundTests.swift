@@ -99,7 +99,7 @@ import Testing
         let text = try CLI.run(["check", "-", "--cacert", Paths.testCA, "--out", out.path, "--summary-only", "--jobs", "8"],
                                stdin: input, environment: environment)
         #expect(text.stdout.contains("media: 2100 distinct URLs, worst first, URLs of the same content and verdicts in one row"), "\(text.stdout)")
-        #expect(text.stdout.contains("2101 payloads  2100 URLs, same content as \(urls[0])"), "\(text.stdout)")
+        #expect(text.stdout.contains("2101 records  2100 URLs, same content as \(urls[0])"), "\(text.stdout)")
         #expect(Paths.contents(of: temporary).isEmpty, "\(Paths.contents(of: temporary))")
     }
 }

@@ -14,8 +14,8 @@ import Testing
         let rows = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(rows.contains { $0.contains("BY PROFILE") }, "\(result.stdout)")
         #expect(!rows.contains { $0.hasSuffix(" ") }, "\(result.stdout)")
-        let counts = rows.filter { $0.contains(" payload") && $0.hasPrefix("  ") && !$0.contains(": ") || $0.contains("    braze:") || $0.contains("    notti:") }
-        let columns = Set(counts.compactMap { $0.range(of: " payload")?.lowerBound.utf16Offset(in: $0) })
+        let counts = rows.filter { $0.contains(" record") && $0.hasPrefix("  ") && !$0.contains(": ") || $0.contains("    braze:") || $0.contains("    notti:") }
+        let columns = Set(counts.compactMap { $0.range(of: " record")?.lowerBound.utf16Offset(in: $0) })
         #expect(columns.count == 1, "every count ends in one column: \(result.stdout)")
     }
 

@@ -144,8 +144,9 @@ struct TextFormat: CheckRenderer, CheckSink {
         return lines
     }
 
-    private static func line(_ verdict: String, _ payloads: Int, _ url: String, width: Int) -> String {
-        let row = "  \(verdict.padding(width))  \(String(payloads).leftPadding(7)) payload\(payloads == 1 ? " " : "s")  \(url)"
+    /// A row of the media list: its count is of records (SPEC 10: a request's two deliveries are two), said so.
+    private static func line(_ verdict: String, _ records: Int, _ url: String, width: Int) -> String {
+        let row = "  \(verdict.padding(width))  \(String(records).leftPadding(7)) record\(records == 1 ? " " : "s")  \(url)"
         // A profile's row names no URL: no spaces after its count.
         return url.isEmpty ? String(row.reversed().drop { $0 == " " }.reversed()) : row
     }
