@@ -49,7 +49,11 @@ enum Completions {
             "    local -a commands",
             "    commands=(",
         ]
-        for command in Command.allCases { lines.append("        '\(command.rawValue):\(summary(command))'") }
+        // Inside single quotes: an apostrophe in a summary ("check's shards") ends the quote unless written '\''.
+        for command in Command.allCases {
+            let quoted = summary(command).split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''")
+            lines.append("        '\(command.rawValue):\(quoted)'")
+        }
         lines += [
             "    )",
             "    if (( CURRENT == 2 )); then",
