@@ -10,7 +10,7 @@ enum BuildFindings {
                 + "\(AppExtension.servicePoint): iOS never runs a Notification Service Extension for this app, so no push shows media"))
         }
         for service in services {
-            if service.principalClass.map({ !$0.isEmpty }) != true {
+            if !service.hasPrincipalClass {
                 findings.append(finding(.extensionNotRunnable, "\(service.path): its Info.plist names no NSExtension.NSExtensionPrincipalClass: "
                     + "iOS fails to launch the extension"))
             }

@@ -1,5 +1,5 @@
 /// What an iOS build tells about its pushes (SPEC 22), as `notti-media app` prints it.
-package struct IOSBuild: Sendable, Equatable {
+package struct IOSBuild: Sendable {
     /// The app's `CFBundleIdentifier`, `CFBundleShortVersionString` and `MinimumOSVersion`.
     package var bundleId: String?
     package var version: String?
@@ -27,7 +27,7 @@ package struct IOSBuild: Sendable, Equatable {
 }
 
 /// One `.appex` bundle under `PlugIns/`.
-package struct AppExtension: Sendable, Equatable {
+package struct AppExtension: Sendable {
     /// Its folder inside the app: `PlugIns/NotificationService.appex`.
     package var path: String
     package var bundleId: String?
@@ -53,8 +53,8 @@ package struct AppExtension: Sendable, Equatable {
 
     package var isServiceExtension: Bool { point == Self.servicePoint }
     package var sdk: SDK? { linked.first?.sdk }
-    /// What iOS needs to launch it: a principal class and its executable.
-    package var isRunnable: Bool { principalClass.map { !$0.isEmpty } == true && hasExecutable }
+    /// Whether its Info.plist names the class iOS instantiates (one of the two things it needs to launch it).
+    package var hasPrincipalClass: Bool { principalClass.map { !$0.isEmpty } == true }
 
     package var json: JSONValue {
         var members = [
@@ -73,9 +73,5 @@ package struct AppExtension: Sendable, Equatable {
             JSONMember("categories", .array(categories.map(JSONValue.string))),
         ]
         return .object(members)
-    }
-
-    package static func == (lhs: AppExtension, rhs: AppExtension) -> Bool {
-        lhs.json == rhs.json && lhs.executableName == rhs.executableName && lhs.linked.map(\.framework) == rhs.linked.map(\.framework)
     }
 }

@@ -97,7 +97,7 @@ package final class ZipBuild: BuildFiles {
         defer { _ = library.pointee.zip_fclose(file) }
         // An inflated entry is read from its start: what comes before `offset` is read and dropped, 64 KiB at a time.
         var skipped = 0
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        var chunk = [UInt8](repeating: 0, count: offset > 0 ? 64 << 10 : 0)
         while skipped < offset {
             let got = chunk.withUnsafeMutableBytes { library.pointee.zip_fread(file, $0.baseAddress, UInt64(min($0.count, offset - skipped))) }
             guard got >= 0 else { throw damaged(path, file) }

@@ -178,7 +178,7 @@ struct PayloadSources {
             let going = walk.next {
                 let body: CheckInput.Body = range.count > Payload.maxReadBytes
                     ? .unreadable("larger than \(Payload.maxReadBytes) bytes: not a push payload") : .bytes(Array(bytes[range]))
-                guard line == nil else { return CheckInput(source: Self.lineSource(name, line!), body: body, lineNumber: line) }
+                if let line { return CheckInput(source: Self.lineSource(name, line), body: body, lineNumber: line) }
                 var input = CheckInput(source: "\(name)[\(element)]", body: body)
                 input.origin = origin
                 return input
